@@ -1,0 +1,17 @@
+//! The rules of backgammon (Kotra): board, dice, legal moves, whole games,
+//! the cube and match play. Concrete types and fixed arrays: this is the
+//! hot path under search and training.
+
+mod dice;
+pub mod movegen;
+mod play;
+mod position;
+mod setup;
+
+pub use dice::{Dice, DiceError};
+pub use movegen::{Candidate, MoveList, legal_moves, legal_moves_reference};
+pub use play::{Play, Step};
+pub use position::{BAR, CHECKERS, OPP_BAR, Position, PositionError, Side};
+pub use setup::{CubeOwner, MatchInfo, Setup};
+mod outcome;
+pub use outcome::GameResult;

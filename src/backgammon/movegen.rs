@@ -1,0 +1,468 @@
+//! Legal turns: every distinct position the mover can reach with a roll.
+//!
+//! The rules (§7–9 and the reference algorithm §14 of backgammon.md) are
+//! implemented twice on purpose:
+//! - [`legal_moves`] is the fast generator used everywhere. Non-doubles with
+//!   no checker on the bar and at least two checkers outside the home board
+//!   (most contact positions) are enumerated structurally: pairs of
+//!   independent single moves plus one-checker chains, with the few ways two
+//!   sequences can reach the same position ruled out by construction, so no
+//!   hashing or searching the list is needed. Doubles use a depth-first
+//!   search over non-increasing source points, which reaches every multiset
+//!   of steps exactly once. Everything else falls back to the reference path.
+//! - [`legal_moves_reference`] follows §14 literally (both dice orders, full
+//!   sequences, then the duties of §7.4) and deduplicates by comparison. Tests
+//!   check that the two agree on many random positions.
+//!
+//! Results are written into a caller-owned [`MoveList`], so generating moves
+//! allocates nothing once the list exists.
+
+use super::dice::Dice;
+use super::play::{Play, Step};
+use super::position::{BAR, OPP_BAR, Position};
+
+/// One legal way to play a roll and the position it leads to (still from the
+/// mover's view; call [`Position::swap`] to hand the turn over).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Candidate {
+    pub position: Position,
+    pub play: Play,
+}
+
+/// Reusable storage for the legal moves of one roll.
+///
+/// A roll with no legal move yields exactly one candidate: the unchanged
+/// position with an empty play (the turn is forfeited), so callers never
+/// have to special-case an empty list.
+#[derive(Clone, Debug)]
+pub struct MoveList {
+    items: Vec<Candidate>,
+    /// How good the recorded sequences are under §7.4: number of dice used,
+    /// and for a single die, whether it was the higher one.
+    level: u8,
+}
+
+/// Enough for the positions seen in play; the list grows if ever needed.
+const INITIAL_CAPACITY: usize = 4096;
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl MoveList {
+    pub fn new() -> MoveList {
+        MoveList {
+            items: Vec::with_capacity(INITIAL_CAPACITY),
+            level: 0,
+        }
+    }
+
+    pub fn as_slice(&self) -> &[Candidate] {
+        &self.items
+    }
+
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Candidate> {
+        self.items.iter()
+    }
+
+    /// True when the roll could not be played at all.
+    pub fn is_forfeit(&self) -> bool {
+        self.items.len() == 1 && self.items[0].play.is_empty()
+    }
+
+    #[inline]
+    fn clear(&mut self) {
+        self.items.clear();
+        self.level = 0;
+    }
+
+    #[inline]
+    fn push(&mut self, position: Position, play: Play) {
+        self.items.push(Candidate { position, play });
+    }
+
+    /// Records a sequence at `level`, keeping only the best level seen and
+    /// each resulting position once.
+    fn record(&mut self, position: Position, play: Play, level: u8) {
+        if level < self.level {
+            return;
+        }
+        if level > self.level {
+            self.items.clear();
+            self.level = level;
+        }
+        if !self.items.iter().any(|c| c.position == position) {
+            self.push(position, play);
+        }
+    }
+
+    fn finish(&mut self, start: &Position) {
+        if self.items.is_empty() {
+            self.push(*start, Play::default());
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Candidate;
+    type IntoIter = std::slice::Iter<'a, Candidate>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.items.iter()
+    }
+}
+
+impl Position {
+    /// Moves one of the mover's checkers `from` → `to` (0 = off), hitting a
+    /// lone opposing checker on `to`. The caller guarantees legality.
+    #[inline(always)]
+    pub(crate) fn apply_step(&mut self, from: usize, to: usize) {
+        self.pips[from] -= 1;
+        if to > 0 {
+            if self.pips[to] == -1 {
+                self.pips[to] = 0;
+                self.pips[OPP_BAR] -= 1;
+            }
+            self.pips[to] += 1;
+        }
+    }
+
+    /// Mover's checkers outside the home board (points 7..=24 and the bar).
+    #[inline]
+    fn outside_home(&self) -> u32 {
+        self.pips[7..=25].iter().map(|&v| v.max(0) as u32).sum()
+    }
+
+    /// Where a single checker from `from` lands with `die`, if that step is
+    /// legal on its own (§14, "a single move").
+    #[inline]
+    fn single_step(&self, from: usize, die: usize, outside: u32) -> Option<usize> {
+        if from > die {
+            let to = from - die;
+            return (self.pips[to] >= -1).then_some(to);
+        }
+        if outside > 0 {
+            return None;
+        }
+        if from == die || self.pips[from + 1..=6].iter().all(|&v| v <= 0) {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    /// The sources from which `die` can be played now: only the bar while a
+    /// checker is on it.
+    fn single_moves(&self, die: usize, buf: &mut [Step; 16]) -> usize {
+        if self.pips[BAR] > 0 {
+            let to = BAR - die;
+            if self.pips[to] >= -1 {
+                buf[0] = Step {
+                    from: BAR as u8,
+                    to: to as u8,
+                };
+                return 1;
+            }
+            return 0;
+        }
+        let outside = self.outside_home();
+        let mut n = 0;
+        for from in (1..=24).rev() {
+            if self.pips[from] > 0 {
+                if let Some(to) = self.single_step(from, die, outside) {
+                    buf[n] = Step {
+                        from: from as u8,
+                        to: to as u8,
+                    };
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+
+    /// Applies a whole play (steps assumed legal in order).
+    pub fn apply_play(&self, play: &Play) -> Position {
+        let mut p = *self;
+        for s in play.steps() {
+            p.apply_step(s.from as usize, s.to as usize);
+        }
+        p
+    }
+}
+
+/// All legal moves of `dice` in `position`, written into `out`.
+pub fn legal_moves(position: &Position, dice: Dice, out: &mut MoveList) {
+    out.clear();
+    let (hi, lo) = (dice.high() as usize, dice.low() as usize);
+    if hi == lo {
+        doubles(position, hi, out);
+    } else if position.pips[BAR] == 0
+        && position.outside_home() >= 2
+        && mixed_without_bear_off(position, hi, lo, out)
+    {
+        return;
+    } else {
+        mixed_reference(position, hi, lo, out);
+    }
+    out.finish(position);
+}
+
+/// The literal §14 algorithm, for tests and as the slow path.
+pub fn legal_moves_reference(position: &Position, dice: Dice, out: &mut MoveList) {
+    out.clear();
+    let (hi, lo) = (dice.high() as usize, dice.low() as usize);
+    if hi == lo {
+        doubles_reference(position, hi, 0, Play::default(), out);
+    } else {
+        mixed_reference(position, hi, lo, out);
+    }
+    out.finish(position);
+}
+
+/// Levels for [`MoveList::record`]: both dice beat the higher die alone,
+/// which beats the lower die alone. A game-ending play counts as using
+/// every die (§7.4 rule 6).
+const BOTH_DICE: u8 = 3;
+const HIGH_DIE_ONLY: u8 = 2;
+const LOW_DIE_ONLY: u8 = 1;
+
+fn mixed_reference(position: &Position, hi: usize, lo: usize, out: &mut MoveList) {
+    let mut first = [Step::default(); 16];
+    let mut second = [Step::default(); 16];
+    for (d1, d2, alone) in [(hi, lo, HIGH_DIE_ONLY), (lo, hi, LOW_DIE_ONLY)] {
+        let n1 = position.single_moves(d1, &mut first);
+        for s1 in &first[..n1] {
+            let mut p1 = *position;
+            p1.apply_step(s1.from as usize, s1.to as usize);
+            let mut play = Play::default();
+            play.push(*s1);
+            if p1.on_board_mover() == 0 {
+                out.record(p1, play, BOTH_DICE);
+                continue;
+            }
+            let n2 = p1.single_moves(d2, &mut second);
+            if n2 == 0 {
+                out.record(p1, play, alone);
+            }
+            for s2 in &second[..n2] {
+                let mut p2 = p1;
+                p2.apply_step(s2.from as usize, s2.to as usize);
+                let mut play2 = play;
+                play2.push(*s2);
+                out.record(p2, play2, BOTH_DICE);
+            }
+        }
+    }
+}
+
+/// Doubles by plain exhaustive search (every order), deduplicated.
+fn doubles_reference(position: &Position, die: usize, depth: u8, play: Play, out: &mut MoveList) {
+    if depth == 4 || (depth > 0 && position.on_board_mover() == 0) {
+        out.record(*position, play, 4);
+        return;
+    }
+    let mut buf = [Step::default(); 16];
+    let n = position.single_moves(die, &mut buf);
+    if n == 0 {
+        out.record(*position, play, depth);
+        return;
+    }
+    for s in &buf[..n] {
+        let mut p = *position;
+        p.apply_step(s.from as usize, s.to as usize);
+        let mut next = play;
+        next.push(*s);
+        doubles_reference(&p, die, depth + 1, next, out);
+    }
+}
+
+impl Position {
+    #[inline]
+    fn on_board_mover(&self) -> u32 {
+        self.pips.iter().map(|&v| v.max(0) as u32).sum()
+    }
+}
+
+/// Non-doubles when no checker is on the bar and at least two are outside
+/// the home board, so no step of the turn can bear off. Returns false (and
+/// records nothing) when no play uses both dice; the caller then falls back
+/// to the reference path, which handles the single-die duties.
+///
+/// A two-step play either moves two checkers independently (a "pair": `a`
+/// from `i`, `b` from `j`, both legal in the starting position) or moves one
+/// checker twice (a "chain" through an intermediate point). Two sequences
+/// reach the same position only when one checker's route passes through a
+/// point without hitting there; then:
+/// - a chain through a point the mover already holds is also a pair
+///   (`a` from `k`, `b` from `k - a`); if both intermediate points are held,
+///   the pair starting with `b` is skipped;
+/// - a chain through an empty point gives the same position as any other
+///   non-hitting route of that checker, so it is kept only if no such route
+///   was recorded;
+/// - chains that hit on the intermediate point are always distinct.
+fn mixed_without_bear_off(position: &Position, a: usize, b: usize, out: &mut MoveList) -> bool {
+    let p = &position.pips;
+    let mut src_a = [0u8; 15];
+    let mut src_b = [0u8; 15];
+    let (mut na, mut nb) = (0, 0);
+    for i in 1..=24usize {
+        if p[i] > 0 {
+            if i > a && p[i - a] >= -1 {
+                src_a[na] = i as u8;
+                na += 1;
+            }
+            if i > b && p[i - b] >= -1 {
+                src_b[nb] = i as u8;
+                nb += 1;
+            }
+        }
+    }
+    for &i in &src_a[..na] {
+        let i = i as usize;
+        let mut after_a = *position;
+        after_a.apply_step(i, i - a);
+        for &j in &src_b[..nb] {
+            let j = j as usize;
+            if i == j && p[i] < 2 {
+                continue;
+            }
+            // The checker from j goes to j - b = i and on with a: the same
+            // as a from j then b from j - a, recorded when j - a is held.
+            if j - b == i && p[j - a] > 0 {
+                continue;
+            }
+            let mut q = after_a;
+            q.apply_step(j, j - b);
+            out.push(q, Play::from_steps(&[step(i, i - a), step(j, j - b)]));
+        }
+    }
+    for k in (a + b + 1)..=24 {
+        if p[k] <= 0 || p[k - a - b] < -1 {
+            continue;
+        }
+        let (mid_a, mid_b) = (k - a, k - b);
+        let mut quiet_done = p[mid_a] > 0 || p[mid_b] > 0;
+        for mid in [mid_a, mid_b] {
+            let v = p[mid];
+            if v == -1 || (v == 0 && !quiet_done) {
+                quiet_done |= v == 0;
+                let mut q = *position;
+                q.apply_step(k, mid);
+                q.apply_step(mid, k - a - b);
+                out.push(q, Play::from_steps(&[step(k, mid), step(mid, k - a - b)]));
+            }
+        }
+    }
+    if out.items.is_empty() {
+        return false;
+    }
+    out.level = BOTH_DICE;
+    true
+}
+
+#[inline(always)]
+fn step(from: usize, to: usize) -> Step {
+    Step {
+        from: from as u8,
+        to: to as u8,
+    }
+}
+
+/// Doubles: depth-first over non-increasing source points. Moving a lower
+/// checker never makes a higher checker's step legal (it cannot open a
+/// point, bring the higher checker home, or change which point is highest),
+/// so every multiset of steps can be played high-to-low, and each multiset
+/// gives a different position: no deduplication is needed.
+fn doubles(position: &Position, die: usize, out: &mut MoveList) {
+    let outside = position.outside_home();
+    let on_board = position.on_board_mover();
+    let mut play = Play::default();
+    doubles_from(position, die, BAR, outside, on_board, &mut play, out);
+}
+
+fn doubles_from(
+    position: &Position,
+    die: usize,
+    top: usize,
+    outside: u32,
+    on_board: u32,
+    play: &mut Play,
+    out: &mut MoveList,
+) {
+    let depth = play.steps().len() as u8;
+    if depth == 4 {
+        out.record_unique(*position, *play, 4);
+        return;
+    }
+    let p = &position.pips;
+    let mut moved = false;
+    if p[BAR] > 0 {
+        let to = BAR - die;
+        if p[to] >= -1 {
+            let mut q = *position;
+            q.apply_step(BAR, to);
+            play.push(step(BAR, to));
+            let still_out = outside - u32::from(to <= 6);
+            doubles_from(&q, die, BAR, still_out, on_board, play, out);
+            play.pop();
+            moved = true;
+        }
+    } else {
+        for from in (1..=top.min(24)).rev() {
+            if p[from] <= 0 {
+                continue;
+            }
+            let Some(to) = position.single_step(from, die, outside) else {
+                continue;
+            };
+            let mut q = *position;
+            q.apply_step(from, to);
+            play.push(step(from, to));
+            if to == 0 && on_board == 1 {
+                out.record_unique(q, *play, 4);
+            } else {
+                let still_out = outside - u32::from(from > 6 && to <= 6);
+                doubles_from(
+                    &q,
+                    die,
+                    from,
+                    still_out,
+                    on_board - u32::from(to == 0),
+                    play,
+                    out,
+                );
+            }
+            play.pop();
+            moved = true;
+        }
+    }
+    if !moved {
+        out.record_unique(*position, *play, depth);
+    }
+}
+
+impl MoveList {
+    /// Like [`MoveList::record`] for generators that never produce the same
+    /// position twice.
+    #[inline]
+    fn record_unique(&mut self, position: Position, play: Play, level: u8) {
+        if level < self.level {
+            return;
+        }
+        if level > self.level {
+            self.items.clear();
+            self.level = level;
+        }
+        self.push(position, play);
+    }
+}

@@ -1,0 +1,52 @@
+//! What a player did with a roll: up to four single-checker steps.
+
+/// One checker moved from `from` to `to` in the mover's numbering
+/// (25 = bar, 0 = borne off).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Step {
+    pub from: u8,
+    pub to: u8,
+}
+
+/// The steps of one turn, in the order they were played. Empty when the
+/// roll could not be played at all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Play {
+    steps: [Step; 4],
+    len: u8,
+}
+
+impl Play {
+    /// A play from a slice of at most four steps.
+    pub fn from_steps(steps: &[Step]) -> Play {
+        let mut p = Play::default();
+        for s in steps {
+            p.push(*s);
+        }
+        p
+    }
+
+    #[inline]
+    pub(crate) fn push(&mut self, step: Step) {
+        self.steps[self.len as usize] = step;
+        self.len += 1;
+    }
+
+    #[inline]
+    pub(crate) fn pop(&mut self) {
+        self.len -= 1;
+    }
+
+    pub fn steps(&self) -> &[Step] {
+        &self.steps[..self.len as usize]
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Pips moved: a checker borne off counts only the distance it had left.
+    pub fn pips_moved(&self) -> u32 {
+        self.steps().iter().map(|s| (s.from - s.to) as u32).sum()
+    }
+}

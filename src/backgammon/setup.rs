@@ -1,0 +1,76 @@
+//! A decision to analyse: the board plus the match state around it.
+
+use super::dice::Dice;
+use super::position::Position;
+
+/// Who owns the cube, by gnubg player index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CubeOwner {
+    Centered,
+    Player(u8),
+}
+
+/// Everything a Match ID records. Players are gnubg's 0 and 1; the Position
+/// ID that goes with it is drawn from the view of `on_roll`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchInfo {
+    /// Cube value, a power of two.
+    pub cube_value: u32,
+    pub cube_owner: CubeOwner,
+    /// The player on roll (or who rolled): gnubg's "dice owner".
+    pub on_roll: u8,
+    pub crawford: bool,
+    /// 0 none, 1 playing, 2 over, 3 resigned, 4 ended by a dropped cube.
+    pub game_state: u8,
+    /// The player who must act now (differs from `on_roll` while a double is pending).
+    pub turn: u8,
+    pub doubled: bool,
+    pub resigned: u8,
+    /// The dice as rolled, `[0, 0]` before the roll.
+    pub dice: [u8; 2],
+    /// 0 for money play.
+    pub match_length: u32,
+    pub score: [u32; 2],
+    pub jacoby: bool,
+}
+
+impl Default for MatchInfo {
+    /// What a bare Position ID means: money, cube 1 centred, player 0 on
+    /// roll and to act, no dice, no Jacoby.
+    fn default() -> Self {
+        MatchInfo {
+            cube_value: 1,
+            cube_owner: CubeOwner::Centered,
+            on_roll: 0,
+            crawford: false,
+            game_state: 1,
+            turn: 0,
+            doubled: false,
+            resigned: 0,
+            dice: [0, 0],
+            match_length: 0,
+            score: [0, 0],
+            jacoby: false,
+        }
+    }
+}
+
+/// A position with its cube, score and dice, as gnubg's combined
+/// `PositionID:MatchID` or an XGID describe it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The board from the view of `info.on_roll`.
+    pub position: Position,
+    pub info: MatchInfo,
+}
+
+impl MatchInfo {
+    /// The dice, if rolled.
+    pub fn rolled(&self) -> Option<Dice> {
+        Dice::new(self.dice[0], self.dice[1])
+    }
+
+    pub fn is_money(&self) -> bool {
+        self.match_length == 0
+    }
+}

@@ -1,0 +1,87 @@
+//! The `kotra-ai` command line: argument types (parsed by `main.rs`) and
+//! the commands, each a thin shell over the library.
+
+mod bench;
+mod moves;
+mod show;
+
+use clap::{Parser, Subcommand};
+
+/// Exit code for bad input (a malformed ID, an illegal move, a missing file).
+pub const EXIT_BAD_INPUT: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "kotra-ai",
+    version,
+    about = "Kotra (backgammon) engine: moves, analysis, training"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Show a position: board, pip counts, who is on roll, cube and score.
+    Show {
+        /// `PositionID:MatchID`, a bare `PositionID`, or `XGID=...`.
+        position: String,
+    },
+    /// List every legal move of a roll.
+    Moves {
+        /// `PositionID:MatchID`, a bare `PositionID`, or `XGID=...`.
+        position: String,
+        /// The roll, e.g. 31 (defaults to the dice in the Match ID / XGID).
+        #[arg(long)]
+        dice: Option<String>,
+        /// Print JSON: {"moves":[{"move":..,"position_id":..}]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Measure speed.
+    Bench {
+        #[command(subcommand)]
+        what: BenchCommand,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// Legal-move generation over contact and race positions × all 21 rolls.
+    Movegen {
+        /// Position IDs, one per line (default: the built-in set).
+        #[arg(long)]
+        positions: Option<std::path::PathBuf>,
+        /// Seconds to spend on each class.
+        #[arg(long, default_value_t = 2.0)]
+        seconds: f64,
+    },
+}
+
+/// Runs a parsed command line; returns the process exit code.
+pub fn run(cli: Cli) -> i32 {
+    let result = match cli.command {
+        Command::Show { position } => show::run(&position),
+        Command::Moves {
+            position,
+            dice,
+            json,
+        } => moves::run(&position, dice.as_deref(), json),
+        Command::Bench {
+            what: BenchCommand::Movegen { positions, seconds },
+        } => bench::movegen(positions.as_deref(), seconds),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("kotra-ai: {e:#}");
+            EXIT_BAD_INPUT
+        }
+    }
+}
+
+/// Parses a position argument with a message that names the argument.
+fn setup_arg(text: &str) -> anyhow::Result<crate::backgammon::Setup> {
+    crate::notation::parse_setup(text).map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))
+}

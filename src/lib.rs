@@ -1,0 +1,13 @@
+//! kotra-ai: an engine that plays and analyses Kotra (backgammon) and its
+//! two Icelandic relatives.
+//!
+//! Layers, each depending only on those above it:
+//! - [`backgammon`]: the rules (positions, dice, legal moves, cube, match state);
+//! - [`notation`]: gnubg Position/Match IDs, XGID, move text, FIBS, ASCII board;
+//! - [`game`]: the trait the three games share for search and training;
+//! - [`cli`]: the `kotra-ai` command line, a thin shell over the library.
+
+pub mod backgammon;
+pub mod cli;
+pub mod game;
+pub mod notation;

@@ -1,0 +1,23 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use kotra::backgammon::{Dice, MoveList, Position, legal_moves};
+use kotra::notation::position_id;
+use std::collections::BTreeSet;
+
+pub fn data(name: &str) -> String {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// After-move Position IDs of every legal move (empty for a forfeit).
+pub fn after_ids(position: &Position, dice: Dice) -> BTreeSet<String> {
+    let mut list = MoveList::new();
+    legal_moves(position, dice, &mut list);
+    if list.is_forfeit() {
+        return BTreeSet::new();
+    }
+    list.iter()
+        .map(|c| position_id::encode(&c.position))
+        .collect()
+}
