@@ -15,3 +15,7 @@ pub use position::{BAR, CHECKERS, OPP_BAR, Position, PositionError, Side};
 pub use setup::{CubeOwner, MatchInfo, Setup};
 mod outcome;
 pub use outcome::GameResult;
+pub mod cube;
+mod game_state;
+pub mod session;
+pub use game_state::{GameError, GameState, Outcome, Phase};

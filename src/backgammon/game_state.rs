@@ -1,0 +1,167 @@
+//! One game from the opening roll to the result: whose turn, the dice, the
+//! cube, and only legal transitions (a double after rolling, a move that is
+//! not legal, an answer nobody asked for are errors, never silent).
+
+use super::cube::{Answer, Cube, CubeError, CubeRules};
+use super::{Dice, GameResult, MoveList, Position, legal_moves};
+use thiserror::Error;
+
+/// Where the game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Each player rolls one die to decide who starts.
+    Opening,
+    /// The player on roll may double, then rolls.
+    ToRoll,
+    /// The player on roll must move with these dice.
+    ToMove(Dice),
+    /// A double (or beaver) waits for an answer.
+    ToAnswer,
+    Over(Outcome),
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub winner: u8,
+    /// `Single` when a double was refused.
+    pub result: GameResult,
+    pub points: u64,
+}
+
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum GameError {
+    #[error("not now: the game is in phase {0:?}")]
+    WrongPhase(Phase),
+    #[error(transparent)]
+    Cube(#[from] CubeError),
+    #[error("that is not a legal move with {0}")]
+    IllegalMove(Dice),
+    #[error("dice must be 1-6")]
+    BadDie,
+}
+
+#[derive(Clone, Debug)]
+pub struct GameState {
+    /// The board from the view of `on_roll`.
+    pub position: Position,
+    /// gnubg player index (0 or 1) whose turn it is.
+    pub on_roll: u8,
+    pub cube: Cube,
+    pub rules: CubeRules,
+    /// This game is a match's Crawford game: no doubling.
+    pub crawford: bool,
+    /// Money play (the Jacoby rule only applies there).
+    pub money: bool,
+    phase: Phase,
+}
+
+impl GameState {
+    pub fn new(rules: CubeRules, money: bool, crawford: bool) -> GameState {
+        GameState {
+            position: Position::starting(),
+            on_roll: 0,
+            cube: Cube::default(),
+            rules,
+            crawford,
+            money,
+            phase: Phase::Opening,
+        }
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// One opening throw: player 0 rolled `die0`, player 1 `die1`. On a tie
+    /// the cube may double automatically and the players throw again
+    /// (returns false); otherwise the higher die moves first with both dice.
+    pub fn opening_roll(&mut self, die0: u8, die1: u8) -> Result<bool, GameError> {
+        if self.phase != Phase::Opening {
+            return Err(GameError::WrongPhase(self.phase));
+        }
+        let dice = Dice::new(die0, die1).ok_or(GameError::BadDie)?;
+        if die0 == die1 {
+            self.cube.automatic_double(&self.rules);
+            return Ok(false);
+        }
+        self.on_roll = if die0 > die1 { 0 } else { 1 };
+        self.phase = Phase::ToMove(dice);
+        Ok(true)
+    }
+
+    pub fn roll(&mut self, dice: Dice) -> Result<(), GameError> {
+        if self.phase != Phase::ToRoll {
+            return Err(GameError::WrongPhase(self.phase));
+        }
+        self.phase = Phase::ToMove(dice);
+        Ok(())
+    }
+
+    /// The legal moves for the dice just rolled.
+    pub fn legal_moves(&self, out: &mut MoveList) -> Result<Dice, GameError> {
+        let Phase::ToMove(dice) = self.phase else { return Err(GameError::WrongPhase(self.phase)) };
+        legal_moves(&self.position, dice, out);
+        Ok(dice)
+    }
+
+    /// Plays the move that leads to `after` (mover's view), if legal.
+    pub fn play(&mut self, after: &Position) -> Result<(), GameError> {
+        let mut list = MoveList::new();
+        let dice = self.legal_moves(&mut list)?;
+        if !list.iter().any(|c| c.position == *after) {
+            return Err(GameError::IllegalMove(dice));
+        }
+        if let Some(result) = GameResult::of_mover_win(after) {
+            let points = self.cube.points(result, self.rules.jacoby && self.money);
+            self.phase = Phase::Over(Outcome { winner: self.on_roll, result, points });
+            self.position = *after;
+            return Ok(());
+        }
+        self.position = after.swap();
+        self.on_roll = 1 - self.on_roll;
+        self.phase = Phase::ToRoll;
+        Ok(())
+    }
+
+    /// The player on roll doubles (before rolling).
+    pub fn double(&mut self) -> Result<(), GameError> {
+        match self.phase {
+            Phase::ToRoll => {}
+            Phase::ToMove(_) => return Err(CubeError::AlreadyRolled.into()),
+            p => return Err(GameError::WrongPhase(p)),
+        }
+        self.cube.offer(self.on_roll, false, self.crawford)?;
+        self.phase = Phase::ToAnswer;
+        Ok(())
+    }
+
+    fn answered(&mut self, a: Answer) {
+        self.phase = match a {
+            Answer::Accepted => Phase::ToRoll,
+            Answer::Refused { winner, points } => {
+                Phase::Over(Outcome { winner, result: GameResult::Single, points })
+            }
+        };
+    }
+
+    pub fn take(&mut self) -> Result<(), GameError> {
+        let who = self.cube.to_answer().ok_or(CubeError::NothingPending)?;
+        let a = self.cube.take(who)?;
+        self.answered(a);
+        Ok(())
+    }
+
+    pub fn pass(&mut self) -> Result<(), GameError> {
+        let who = self.cube.to_answer().ok_or(CubeError::NothingPending)?;
+        let a = self.cube.pass(who)?;
+        self.answered(a);
+        Ok(())
+    }
+
+    pub fn beaver(&mut self) -> Result<(), GameError> {
+        let who = self.cube.to_answer().ok_or(CubeError::NothingPending)?;
+        self.cube.beaver(who, &self.rules)?;
+        Ok(())
+    }
+}
