@@ -120,7 +120,10 @@ fn b10_bearing_off_is_not_forced() {
     let m = moves(&p, 3, 1);
     assert_eq!(m.len(), 5, "{m:?}");
     assert!(m.contains(&"5/2 3/2".to_string()), "{m:?}");
-    assert!(m.contains(&"5/1".to_string()), "5/4/1 is written 5/1: {m:?}");
+    assert!(
+        m.contains(&"5/1".to_string()),
+        "5/4/1 is written 5/1: {m:?}"
+    );
 }
 
 fn finished(loser: &[(usize, u8)]) -> Position {
@@ -141,7 +144,12 @@ fn b11_backgammon_with_cube_4_is_12_points() {
     let p = finished(&[(3, 1), (20, 14)]);
     let r = GameResult::of_mover_win(&p).unwrap();
     assert_eq!(r, GameResult::Backgammon);
-    let cube = Cube { value: 4, owner: Some(1), offered_this_game: true, ..Cube::default() };
+    let cube = Cube {
+        value: 4,
+        owner: Some(1),
+        offered_this_game: true,
+        ..Cube::default()
+    };
     assert_eq!(cube.points(r, false), 12);
 }
 
@@ -150,13 +158,22 @@ fn b12_gammon_with_cube_4_is_8_points() {
     let p = finished(&[(7, 1), (20, 14)]);
     let r = GameResult::of_mover_win(&p).unwrap();
     assert_eq!(r, GameResult::Gammon);
-    let cube = Cube { value: 4, owner: Some(1), offered_this_game: true, ..Cube::default() };
+    let cube = Cube {
+        value: 4,
+        owner: Some(1),
+        offered_this_game: true,
+        ..Cube::default()
+    };
     assert_eq!(cube.points(r, false), 8);
 }
 
 #[test]
 fn b13_jacoby_counts_a_gammon_single_after_automatic_doubles() {
-    let rules = CubeRules { jacoby: true, automatic_doubles: true, ..CubeRules::default() };
+    let rules = CubeRules {
+        jacoby: true,
+        automatic_doubles: true,
+        ..CubeRules::default()
+    };
     let mut g = GameState::new(rules, true, false);
     assert!(!g.opening_roll(2, 2).unwrap());
     assert_eq!(g.cube.value, 2);
@@ -175,24 +192,47 @@ fn b14_jacoby_off_once_a_double_was_offered() {
 
 #[test]
 fn b15_refused_redouble_loses_the_old_value() {
-    let mut cube = Cube { value: 4, owner: Some(0), offered_this_game: true, ..Cube::default() };
+    let mut cube = Cube {
+        value: 4,
+        owner: Some(0),
+        offered_this_game: true,
+        ..Cube::default()
+    };
     cube.offer(0, false, false).unwrap();
-    assert_eq!(cube.pass(1).unwrap(), Answer::Refused { winner: 0, points: 4 });
+    assert_eq!(
+        cube.pass(1).unwrap(),
+        Answer::Refused {
+            winner: 0,
+            points: 4
+        }
+    );
 }
 
 #[test]
 fn b16_refused_beaver_loses_twice_the_old_value() {
-    let rules = CubeRules { beavers: true, ..CubeRules::default() };
+    let rules = CubeRules {
+        beavers: true,
+        ..CubeRules::default()
+    };
     let mut cube = Cube::default();
     cube.offer(0, false, false).unwrap();
     cube.beaver(1, &rules).unwrap();
     assert_eq!((cube.value, cube.owner), (4, Some(1)));
-    assert_eq!(cube.pass(0).unwrap(), Answer::Refused { winner: 1, points: 2 });
+    assert_eq!(
+        cube.pass(0).unwrap(),
+        Answer::Refused {
+            winner: 1,
+            points: 2
+        }
+    );
 }
 
 #[test]
 fn b17_accepted_beaver_leaves_cube_4_with_the_beaverer() {
-    let rules = CubeRules { beavers: true, ..CubeRules::default() };
+    let rules = CubeRules {
+        beavers: true,
+        ..CubeRules::default()
+    };
     let mut g = GameState::new(rules, true, false);
     g.opening_roll(4, 1).unwrap();
     let mut list = MoveList::new();
@@ -202,17 +242,29 @@ fn b17_accepted_beaver_leaves_cube_4_with_the_beaverer() {
     assert_eq!(g.on_roll, 1);
     g.double().unwrap(); // player 1 doubles
     g.beaver().unwrap(); // player 0 beavers
-    assert_eq!(g.beaver(), Err(GameError::Cube(CubeError::NoBeaver)), "no raccoons");
+    assert_eq!(
+        g.beaver(),
+        Err(GameError::Cube(CubeError::NoBeaver)),
+        "no raccoons"
+    );
     g.take().unwrap(); // player 1 accepts
     assert_eq!((g.cube.value, g.cube.owner), (4, Some(0)));
     assert_eq!(g.phase(), Phase::ToRoll);
     assert_eq!(g.on_roll, 1, "the original doubler now rolls");
-    assert_eq!(g.double(), Err(GameError::Cube(CubeError::NoAccess(1))), "only the beaverer may redouble");
+    assert_eq!(
+        g.double(),
+        Err(GameError::Cube(CubeError::NoAccess(1))),
+        "only the beaverer may redouble"
+    );
 }
 
 #[test]
 fn b18_automatic_doubles_stop_at_the_limit() {
-    let rules = CubeRules { automatic_doubles: true, auto_double_limit: 1, ..CubeRules::default() };
+    let rules = CubeRules {
+        automatic_doubles: true,
+        auto_double_limit: 1,
+        ..CubeRules::default()
+    };
     let mut g = GameState::new(rules, true, false);
     assert!(!g.opening_roll(4, 4).unwrap());
     assert_eq!((g.cube.value, g.cube.owner), (2, None));
@@ -238,7 +290,10 @@ fn a_whole_game_ends_with_a_scored_outcome() {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
     for _ in 0..50 {
         let mut g = GameState::new(CubeRules::default(), true, false);
-        while !g.opening_roll(rng.random_range(1..=6), rng.random_range(1..=6)).unwrap() {}
+        while !g
+            .opening_roll(rng.random_range(1..=6), rng.random_range(1..=6))
+            .unwrap()
+        {}
         let mut list = MoveList::new();
         let mut turns = 0;
         loop {
@@ -250,9 +305,13 @@ fn a_whole_game_ends_with_a_scored_outcome() {
                 assert_eq!(points, result.points() as u64);
                 break;
             }
-            g.roll(Dice::new(rng.random_range(1..=6), rng.random_range(1..=6)).unwrap()).unwrap();
+            g.roll(Dice::new(rng.random_range(1..=6), rng.random_range(1..=6)).unwrap())
+                .unwrap();
             assert!(turns < 2000);
         }
-        assert_eq!(g.play(&Position::starting()), Err(GameError::WrongPhase(g.phase())));
+        assert_eq!(
+            g.play(&Position::starting()),
+            Err(GameError::WrongPhase(g.phase()))
+        );
     }
 }

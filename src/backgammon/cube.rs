@@ -16,7 +16,12 @@ pub struct CubeRules {
 
 impl Default for CubeRules {
     fn default() -> Self {
-        CubeRules { jacoby: false, beavers: false, automatic_doubles: false, auto_double_limit: 1 }
+        CubeRules {
+            jacoby: false,
+            beavers: false,
+            automatic_doubles: false,
+            auto_double_limit: 1,
+        }
     }
 }
 
@@ -69,7 +74,13 @@ pub struct Cube {
 
 impl Default for Cube {
     fn default() -> Self {
-        Cube { value: 1, owner: None, offered_this_game: false, pending: None, automatic_doubles: 0 }
+        Cube {
+            value: 1,
+            owner: None,
+            offered_this_game: false,
+            pending: None,
+            automatic_doubles: 0,
+        }
     }
 }
 
@@ -93,7 +104,10 @@ impl Cube {
 
     pub fn offer(&mut self, player: u8, rolled: bool, crawford: bool) -> Result<(), CubeError> {
         self.can_double(player, rolled, crawford)?;
-        self.pending = Some(Pending::Double { by: player, before: self.value });
+        self.pending = Some(Pending::Double {
+            by: player,
+            before: self.value,
+        });
         self.offered_this_game = true;
         Ok(())
     }
@@ -129,9 +143,15 @@ impl Cube {
 
     pub fn pass(&mut self, player: u8) -> Result<Answer, CubeError> {
         let answer = match self.check_answer(player)? {
-            Pending::Double { before, .. } => Answer::Refused { winner: 1 - player, points: before },
+            Pending::Double { before, .. } => Answer::Refused {
+                winner: 1 - player,
+                points: before,
+            },
             // Refusing a beaver loses the value after the first double.
-            Pending::Beaver { before, .. } => Answer::Refused { winner: 1 - player, points: before * 2 },
+            Pending::Beaver { before, .. } => Answer::Refused {
+                winner: 1 - player,
+                points: before * 2,
+            },
         };
         self.pending = None;
         Ok(answer)
@@ -147,7 +167,10 @@ impl Cube {
         }
         self.value = before * 4;
         self.owner = Some(player);
-        self.pending = Some(Pending::Beaver { doubler: by, before });
+        self.pending = Some(Pending::Beaver {
+            doubler: by,
+            before,
+        });
         Ok(())
     }
 
@@ -165,7 +188,11 @@ impl Cube {
     /// Points for a game won outright with `result`, under the Jacoby rule
     /// when `jacoby` applies (money play).
     pub fn points(&self, result: super::GameResult, jacoby: bool) -> u64 {
-        let multiplier = if jacoby && !self.offered_this_game { 1 } else { result.points() as u64 };
+        let multiplier = if jacoby && !self.offered_this_game {
+            1
+        } else {
+            result.points() as u64
+        };
         self.value * multiplier
     }
 }

@@ -100,7 +100,9 @@ impl GameState {
 
     /// The legal moves for the dice just rolled.
     pub fn legal_moves(&self, out: &mut MoveList) -> Result<Dice, GameError> {
-        let Phase::ToMove(dice) = self.phase else { return Err(GameError::WrongPhase(self.phase)) };
+        let Phase::ToMove(dice) = self.phase else {
+            return Err(GameError::WrongPhase(self.phase));
+        };
         legal_moves(&self.position, dice, out);
         Ok(dice)
     }
@@ -114,7 +116,11 @@ impl GameState {
         }
         if let Some(result) = GameResult::of_mover_win(after) {
             let points = self.cube.points(result, self.rules.jacoby && self.money);
-            self.phase = Phase::Over(Outcome { winner: self.on_roll, result, points });
+            self.phase = Phase::Over(Outcome {
+                winner: self.on_roll,
+                result,
+                points,
+            });
             self.position = *after;
             return Ok(());
         }
@@ -139,9 +145,11 @@ impl GameState {
     fn answered(&mut self, a: Answer) {
         self.phase = match a {
             Answer::Accepted => Phase::ToRoll,
-            Answer::Refused { winner, points } => {
-                Phase::Over(Outcome { winner, result: GameResult::Single, points })
-            }
+            Answer::Refused { winner, points } => Phase::Over(Outcome {
+                winner,
+                result: GameResult::Single,
+                points,
+            }),
         };
     }
 

@@ -18,7 +18,10 @@ impl MatchState {
     }
 
     pub fn to(length: u32) -> MatchState {
-        MatchState { length, ..MatchState::default() }
+        MatchState {
+            length,
+            ..MatchState::default()
+        }
     }
 
     pub fn is_money(&self) -> bool {

@@ -136,6 +136,13 @@ pub fn decode(text: &str) -> Result<Setup, XgidError> {
             why: "each score must be below the match length",
         });
     }
+    if match_length > 0 && flags & 1 == 1 && (cube_log > 0 || owner != 0) {
+        return Err(XgidError::Field {
+            field: "cube",
+            value: f[1].into(),
+            why: "the cube cannot have been turned in the Crawford game",
+        });
+    }
     let (mover, other) = if on_roll == 1 {
         (&bottom, &top)
     } else {

@@ -1,0 +1,190 @@
+//! Properties over many random positions: from random play (all phases)
+//! and from random placements (checkers on the bar, odd endings).
+
+use kotra::backgammon::{
+    CubeOwner, Dice, MatchInfo, MoveList, Position, Setup, Side, legal_moves, legal_moves_reference,
+};
+use kotra::notation::{gnubg_id, parse_setup, position_id, xgid};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+use std::collections::BTreeSet;
+
+/// Positions met in random games, from the mover's view.
+fn random_game_positions(seed: u64, games: usize) -> Vec<Position> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut list = MoveList::new();
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut p = Position::starting();
+        while !p.is_game_over() {
+            out.push(p);
+            let dice = Dice::new(rng.random_range(1..=6), rng.random_range(1..=6)).unwrap();
+            legal_moves(&p, dice, &mut list);
+            let pick = list.as_slice()[rng.random_range(0..list.len())].position;
+            if pick.on_board(Side::Mover) == 0 {
+                break;
+            }
+            p = pick.swap();
+        }
+    }
+    out
+}
+
+/// Checkers scattered at random, often on the bar and in the home boards.
+fn random_placements(seed: u64, n: usize) -> Vec<Position> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut me = [0u8; 25];
+        let mut opp = [0u8; 25];
+        let home_only = rng.random_bool(0.3);
+        for side in [&mut me, &mut opp] {
+            let count = rng.random_range(1..=15);
+            for _ in 0..count {
+                let slot = if rng.random_bool(0.08) {
+                    24
+                } else if home_only {
+                    rng.random_range(0..6)
+                } else {
+                    rng.random_range(0..24)
+                };
+                side[slot] += 1;
+            }
+        }
+        if let Ok(p) = Position::from_sides(&me, &opp) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn all_positions() -> Vec<Position> {
+    let mut v = random_game_positions(1, 150);
+    v.extend(random_placements(2, 4000));
+    v
+}
+
+#[test]
+fn fast_generator_equals_the_literal_reference() {
+    let mut fast = MoveList::new();
+    let mut slow = MoveList::new();
+    let mut checked = 0;
+    for p in all_positions() {
+        for (dice, _) in Dice::all_rolls() {
+            legal_moves(&p, dice, &mut fast);
+            legal_moves_reference(&p, dice, &mut slow);
+            let a: BTreeSet<_> = fast.iter().map(|c| c.position).collect();
+            let b: BTreeSet<_> = slow.iter().map(|c| c.position).collect();
+            assert_eq!(a, b, "{} {dice}", position_id::encode(&p));
+            assert_eq!(
+                a.len(),
+                fast.len(),
+                "duplicates in {} {dice}",
+                position_id::encode(&p)
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 50_000);
+}
+
+#[test]
+fn checkers_are_conserved_and_pips_match_the_dice() {
+    let mut list = MoveList::new();
+    for p in all_positions() {
+        let (my_pips, _) = p.pip_counts();
+        for (dice, _) in Dice::all_rolls() {
+            legal_moves(&p, dice, &mut list);
+            for c in &list {
+                let q = c.position;
+                // Nothing appears or vanishes: checkers borne off are counted.
+                assert_eq!(q.on_board(Side::Mover) + q.borne_off(Side::Mover), 15);
+                assert_eq!(q.on_board(Side::Opponent), p.on_board(Side::Opponent));
+                assert!(q.borne_off(Side::Mover) >= p.borne_off(Side::Mover));
+                // The pip count drops by the pips the play moved.
+                assert_eq!(my_pips - q.pip_counts().0, c.play.pips_moved());
+                // Each step uses one die: exactly, or less when bearing off.
+                let mut dice_left: Vec<u8> = if dice.is_double() {
+                    vec![dice.high(); 4]
+                } else {
+                    vec![dice.high(), dice.low()]
+                };
+                for s in c.play.steps() {
+                    let dist = s.from - s.to;
+                    let k = dice_left
+                        .iter()
+                        .position(|&d| d == dist || (s.to == 0 && d > dist))
+                        .unwrap_or_else(|| panic!("step {s:?} fits no die of {dice}"));
+                    dice_left.remove(k);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn position_ids_round_trip_bar_included() {
+    let mut with_bar = 0;
+    for p in all_positions() {
+        let id = position_id::encode(&p);
+        assert_eq!(position_id::decode(&id).unwrap(), p, "{id}");
+        assert_eq!(
+            position_id::decode(&position_id::encode(&p.swap())).unwrap(),
+            p.swap()
+        );
+        with_bar += usize::from(p.mover_at(25) > 0 || p.opponent_at(0) > 0);
+    }
+    assert!(with_bar > 500, "{with_bar}");
+}
+
+fn random_info(rng: &mut SmallRng) -> MatchInfo {
+    let length = [0u32, 0, 1, 3, 5, 7, 25][rng.random_range(0..7)];
+    let on_roll = rng.random_range(0..2u8);
+    let rolled = rng.random_bool(0.5);
+    let dice = if rolled {
+        [rng.random_range(1..=6), rng.random_range(1..=6)]
+    } else {
+        [0, 0]
+    };
+    MatchInfo {
+        cube_value: 1 << rng.random_range(0..7),
+        cube_owner: [
+            CubeOwner::Centered,
+            CubeOwner::Player(0),
+            CubeOwner::Player(1),
+        ][rng.random_range(0..3)],
+        on_roll,
+        crawford: false,
+        game_state: 1,
+        turn: on_roll,
+        doubled: false,
+        resigned: 0,
+        dice,
+        match_length: length,
+        score: if length > 0 {
+            [rng.random_range(0..length), rng.random_range(0..length)]
+        } else {
+            [0, 0]
+        },
+        jacoby: length == 0 && rng.random_bool(0.5),
+    }
+}
+
+#[test]
+fn match_ids_gnubg_ids_and_xgids_round_trip_and_agree() {
+    let mut rng = SmallRng::seed_from_u64(3);
+    for p in all_positions().into_iter().step_by(7) {
+        let setup = Setup {
+            position: p,
+            info: random_info(&mut rng),
+        };
+        let mid = setup.info.encode();
+        assert_eq!(MatchInfo::decode(&mid).unwrap(), setup.info, "{mid}");
+        let gid = gnubg_id::encode(&setup);
+        assert_eq!(gnubg_id::decode(&gid).unwrap(), setup);
+        // The XGID of a setup describes the same setup as its gnubg ID.
+        let x = xgid::encode(&setup);
+        assert_eq!(xgid::decode(&x).unwrap(), setup, "{x} vs {gid}");
+        assert_eq!(parse_setup(&x).unwrap(), parse_setup(&gid).unwrap());
+    }
+}
