@@ -5,9 +5,11 @@
 //! - [`backgammon`]: the rules (positions, dice, legal moves, cube, match state);
 //! - [`notation`]: gnubg Position/Match IDs, XGID, move text, FIBS, ASCII board;
 //! - [`game`]: the trait the three games share for search and training;
+//! - [`bench`]: speed measurements behind `kotra-ai bench` and benches/;
 //! - [`cli`]: the `kotra-ai` command line, a thin shell over the library.
 
 pub mod backgammon;
+pub mod bench;
 pub mod cli;
 pub mod game;
 pub mod notation;

@@ -101,6 +101,22 @@ fn checkers_are_conserved_and_pips_match_the_dice() {
                 assert_eq!(q.on_board(Side::Mover) + q.borne_off(Side::Mover), 15);
                 assert_eq!(q.on_board(Side::Opponent), p.on_board(Side::Opponent));
                 assert!(q.borne_off(Side::Mover) >= p.borne_off(Side::Mover));
+                // The steps can be played in the order given, each legal alone.
+                let mut r = p;
+                for s in c.play.steps() {
+                    let raw = r.raw();
+                    assert!(raw[s.from as usize] > 0, "{s:?} from an empty point");
+                    assert!(
+                        raw[25] == 0 || s.from == 25,
+                        "{s:?} while a checker is on the bar"
+                    );
+                    assert!(
+                        s.to == 0 || raw[s.to as usize] >= -1,
+                        "{s:?} onto a closed point"
+                    );
+                    r = r.apply_play(&kotra::backgammon::Play::from_steps(&[*s]));
+                }
+                assert_eq!(r, q, "replaying the steps reaches the candidate");
                 // The pip count drops by the pips the play moved.
                 assert_eq!(my_pips - q.pip_counts().0, c.play.pips_moved());
                 // Each step uses one die: exactly, or less when bearing off.

@@ -26,6 +26,15 @@ impl Play {
         p
     }
 
+    /// A two-step play.
+    #[inline(always)]
+    pub(crate) fn two(first: Step, second: Step) -> Play {
+        Play {
+            steps: [first, second, Step::default(), Step::default()],
+            len: 2,
+        }
+    }
+
     #[inline]
     pub(crate) fn push(&mut self, step: Step) {
         self.steps[self.len as usize] = step;

@@ -1,0 +1,3 @@
+//! Speed measurements shared by `kotra-ai bench` and the criterion benches.
+
+pub mod movegen;
