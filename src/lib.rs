@@ -4,6 +4,7 @@
 //! Layers, each depending only on those above it:
 //! - [`backgammon`]: the rules (positions, dice, legal moves, cube, match state);
 //! - [`notation`]: gnubg Position/Match IDs, XGID, move text, FIBS, ASCII board;
+//! - [`eval`]: evaluators (PubEval for now);
 //! - [`game`]: the trait the three games share for search and training;
 //! - [`bench`]: speed measurements behind `kotra-ai bench` and benches/;
 //! - [`cli`]: the `kotra-ai` command line, a thin shell over the library.
@@ -11,5 +12,6 @@
 pub mod backgammon;
 pub mod bench;
 pub mod cli;
+pub mod eval;
 pub mod game;
 pub mod notation;

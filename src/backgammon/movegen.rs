@@ -217,14 +217,11 @@ impl Position {
         let outside = self.outside_home();
         let mut n = 0;
         for from in (1..=24).rev() {
-            if self.pips[from] > 0 {
-                if let Some(to) = self.single_step(from, die, outside) {
-                    buf[n] = Step {
-                        from: from as u8,
-                        to: to as u8,
-                    };
-                    n += 1;
-                }
+            if self.pips[from] > 0
+                && let Some(to) = self.single_step(from, die, outside)
+            {
+                buf[n] = step(from, to);
+                n += 1;
             }
         }
         n

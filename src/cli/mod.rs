@@ -1,6 +1,7 @@
 //! The `kotra-ai` command line: argument types (parsed by `main.rs`) and
 //! the commands, each a thin shell over the library.
 
+mod analyze;
 mod bench;
 mod moves;
 mod show;
@@ -39,6 +40,17 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Rank every legal move of a roll (PubEval until the network is trained).
+    Analyze {
+        /// `PositionID:MatchID`, a bare `PositionID`, or `XGID=...`.
+        position: String,
+        /// The roll, e.g. 31 (defaults to the dice in the Match ID / XGID).
+        #[arg(long)]
+        dice: Option<String>,
+        /// Print JSON: {"evaluator":..,"moves":[{"move":..,"position_id":..,"score":..}]}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure speed.
     Bench {
         #[command(subcommand)]
@@ -63,6 +75,11 @@ pub enum BenchCommand {
 pub fn run(cli: Cli) -> i32 {
     let result = match cli.command {
         Command::Show { position } => show::run(&position),
+        Command::Analyze {
+            position,
+            dice,
+            json,
+        } => analyze::run(&position, dice.as_deref(), json),
         Command::Moves {
             position,
             dice,
@@ -79,6 +96,24 @@ pub fn run(cli: Cli) -> i32 {
             EXIT_BAD_INPUT
         }
     }
+}
+
+/// Turns any panic into one line on stderr (no backtrace) and exits; a
+/// closed stdout (`kotra-ai ... | head`) ends the program quietly.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("unknown error");
+        if msg.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        eprintln!("kotra-ai: internal error: {msg}");
+        std::process::exit(101);
+    }));
 }
 
 /// Parses a position argument with a message that names the argument.

@@ -141,7 +141,7 @@ mod tests {
         assert_eq!(m.cube_owner, CubeOwner::Centered);
         assert_eq!(m.encode(), "cAkLAAAAAAAA");
         let m = MatchInfo::decode("AQHgAEAAEAAE").unwrap();
-        assert_eq!((m.match_length, m.score, m.cube_value), (7, [2, 4], 2));
+        assert_eq!((m.match_length, m.score, m.cube_value), (7, [4, 2], 2));
         assert_eq!(m.encode(), "AQHgAEAAEAAE");
     }
 
