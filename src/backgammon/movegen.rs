@@ -275,6 +275,7 @@ const BOTH_DICE: u8 = 3;
 const HIGH_DIE_ONLY: u8 = 2;
 const LOW_DIE_ONLY: u8 = 1;
 
+#[inline(never)]
 fn mixed_reference(position: &Position, hi: usize, lo: usize, out: &mut MoveList) {
     let mut first = [Step::default(); 16];
     let mut second = [Step::default(); 16];
@@ -351,29 +352,31 @@ impl Position {
 ///   non-hitting route of that checker, so it is kept only if no such route
 ///   was recorded;
 /// - chains that hit on the intermediate point are always distinct.
+#[inline(never)]
 fn mixed_without_bear_off(position: &Position, a: usize, b: usize, out: &mut MoveList) -> bool {
     let p = &position.pips;
-    let mut src_a = [0u8; 15];
-    let mut src_b = [0u8; 15];
-    let (mut na, mut nb) = (0, 0);
-    let on_bar = p[BAR] > 0;
+    // Occupied points, then the sources of each die among them; appends
+    // are branch-free because which points are held is unpredictable.
+    let mut occupied = [0u8; 16];
+    let mut n_occ = 0;
     for i in 1..=BAR {
-        if p[i] > 0 {
-            if i > a && p[i - a] >= -1 {
-                src_a[na] = i as u8;
-                na += 1;
-            }
-            if i > b && p[i - b] >= -1 {
-                src_b[nb] = i as u8;
-                nb += 1;
-            }
-        }
+        occupied[n_occ] = i as u8;
+        n_occ += usize::from(p[i] > 0);
+    }
+    let on_bar = p[BAR] > 0;
+    let mut src_a = [0u8; 16];
+    let mut src_b = [0u8; 16];
+    let (mut na, mut nb) = (0, 0);
+    for &i in &occupied[..n_occ] {
+        let i = i as usize;
+        src_a[na] = i as u8;
+        na += usize::from(i > a && p[i.saturating_sub(a)] >= -1);
+        src_b[nb] = i as u8;
+        nb += usize::from(i > b && p[i.saturating_sub(b)] >= -1);
     }
     out.items.reserve(na * nb + 2 * BAR);
     for &i in &src_a[..na] {
         let i = i as usize;
-        let mut after_a = *position;
-        after_a.apply_step_on_board(i, i - a);
         for &j in &src_b[..nb] {
             let j = j as usize;
             if (i == j && p[i] < 2) || (on_bar && i != BAR && j != BAR) {
@@ -391,12 +394,15 @@ fn mixed_without_bear_off(position: &Position, a: usize, b: usize, out: &mut Mov
             } else {
                 Play::two(sa, sb)
             };
-            out.push_reserved_applying(&after_a, play, &[sb]);
+            // Both steps are applied to an untouched copy of the start:
+            // reading back a position just changed byte by byte (once per
+            // first step) stalled store forwarding on every candidate.
+            out.push_reserved_applying(position, play, &[sa, sb]);
         }
     }
-    let chain_sources = if on_bar { BAR..=BAR } else { (a + b + 1)..=24 };
-    for k in chain_sources {
-        if p[k] <= 0 || p[k - a - b] < -1 {
+    for &k in &occupied[..n_occ] {
+        let k = k as usize;
+        if k <= a + b || (on_bar && k != BAR) || p[k - a - b] < -1 {
             continue;
         }
         let (mid_a, mid_b) = (k - a, k - b);
