@@ -359,9 +359,9 @@ fn mixed_without_bear_off(position: &Position, a: usize, b: usize, out: &mut Mov
     // are branch-free because which points are held is unpredictable.
     let mut occupied = [0u8; 16];
     let mut n_occ = 0;
-    for i in 1..=BAR {
+    for (i, &v) in p.iter().enumerate().skip(1) {
         occupied[n_occ] = i as u8;
-        n_occ += usize::from(p[i] > 0);
+        n_occ += usize::from(v > 0);
     }
     let on_bar = p[BAR] > 0;
     let mut src_a = [0u8; 16];
