@@ -3,7 +3,7 @@
 
 mod common;
 
-use kotra::backgammon::{Dice, MoveList, legal_moves};
+use kotra::backgammon::{MoveList, legal_moves};
 use kotra::notation::{gnubg_id, move_text, position_id};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -22,8 +22,7 @@ fn legal_move_sets_equal_gnubg() {
     let mut failures = Vec::new();
     for r in &recs {
         let setup = gnubg_id::decode(r["gnubg_id"].as_str().unwrap()).unwrap();
-        let d = r["dice"].as_array().unwrap();
-        let dice = Dice::new(d[0].as_u64().unwrap() as u8, d[1].as_u64().unwrap() as u8).unwrap();
+        let dice = common::dice_of(r);
         let expected: BTreeSet<String> = r["moves"]
             .as_array()
             .unwrap()
@@ -56,8 +55,7 @@ fn move_notation_equals_gnubg() {
     let mut total = 0;
     for r in &records() {
         let setup = gnubg_id::decode(r["gnubg_id"].as_str().unwrap()).unwrap();
-        let d = r["dice"].as_array().unwrap();
-        let dice = Dice::new(d[0].as_u64().unwrap() as u8, d[1].as_u64().unwrap() as u8).unwrap();
+        let dice = common::dice_of(r);
         legal_moves(&setup.position, dice, &mut list);
         let ours: BTreeMap<String, String> = list
             .iter()

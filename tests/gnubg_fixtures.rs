@@ -3,7 +3,7 @@
 
 mod common;
 
-use kotra::backgammon::{CubeOwner, Dice};
+use kotra::backgammon::CubeOwner;
 use kotra::notation::{gnubg_id, position_id, xgid};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -17,8 +17,7 @@ fn legal_move_sets_equal_gnubg_self_play() {
         let r: Value = serde_json::from_str(line).unwrap();
         let pid = r["position_id"].as_str().unwrap();
         let p = position_id::decode(pid).unwrap();
-        let d = r["dice"].as_array().unwrap();
-        let dice = Dice::new(d[0].as_u64().unwrap() as u8, d[1].as_u64().unwrap() as u8).unwrap();
+        let dice = common::dice_of(&r);
         let expected: BTreeSet<String> = r["after_ids"]
             .as_array()
             .unwrap()

@@ -245,13 +245,14 @@ pub fn legal_moves(position: &Position, dice: Dice, out: &mut MoveList) {
         doubles(position, hi, out);
     } else if position.pips[BAR] >= 2 {
         enter_two_or_more(position, hi, lo, out);
-    } else if position.pips[BAR] <= 1
-        && position.outside_home() >= 2
-        && mixed_without_bear_off(position, hi, lo, out)
-    {
-        return;
     } else {
-        mixed_reference(position, hi, lo, out);
+        // The structural path covers most contact positions; it records
+        // nothing when it does not apply or no play uses both dice.
+        let structural =
+            position.outside_home() >= 2 && mixed_without_bear_off(position, hi, lo, out);
+        if !structural {
+            mixed_reference(position, hi, lo, out);
+        }
     }
     out.finish(position);
 }

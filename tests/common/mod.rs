@@ -21,3 +21,9 @@ pub fn after_ids(position: &Position, dice: Dice) -> BTreeSet<String> {
         .map(|c| position_id::encode(&c.position))
         .collect()
 }
+
+/// The `dice` field of a fixture record.
+pub fn dice_of(record: &serde_json::Value) -> Dice {
+    let d = record["dice"].as_array().expect("dice array");
+    Dice::new(d[0].as_u64().unwrap() as u8, d[1].as_u64().unwrap() as u8).expect("dice 1-6")
+}
