@@ -3,7 +3,7 @@
 //! top of its concrete, allocation-free types; the trait adds no cost to the
 //! backgammon hot paths, which keep calling the concrete functions.
 
-use crate::backgammon::{self, Dice, MoveList, Position};
+use crate::backgammon::{self, Dice, Position};
 
 /// A two-player dice game seen from the side to move.
 pub trait Game {
@@ -54,14 +54,9 @@ impl Game for Backgammon {
     }
 
     fn successors(state: &Position, roll: Dice, out: &mut Vec<Position>) {
-        // A thread-local list keeps the generic path allocation-free after
-        // the first call, like the concrete one.
-        thread_local!(static LIST: std::cell::RefCell<MoveList> = std::cell::RefCell::new(MoveList::new()));
-        LIST.with(|l| {
-            let mut l = l.borrow_mut();
-            backgammon::legal_moves(state, roll, &mut l);
+        backgammon::with_legal_moves(state, roll, |list| {
             out.clear();
-            out.extend(l.iter().map(|c| c.position));
+            out.extend(list.iter().map(|c| c.position));
         });
     }
 

@@ -14,6 +14,13 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// Runs a command that must succeed and print JSON.
+fn run_json(args: &[&str]) -> serde_json::Value {
+    let o = run(args);
+    assert!(o.status.success(), "{o:?}");
+    serde_json::from_str(&stdout(&o)).unwrap()
+}
+
 fn assert_one_line_error(o: &Output, needle: &str) {
     assert_eq!(o.status.code(), Some(2), "{o:?}");
     let err = String::from_utf8_lossy(&o.stderr);
@@ -37,9 +44,7 @@ fn show_prints_board_pips_and_ids() {
 
 #[test]
 fn moves_json_lists_every_move_with_its_after_id() {
-    let o = run(&["moves", "4HPwATDgc/ABMA", "--dice", "31", "--json"]);
-    assert!(o.status.success());
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = run_json(&["moves", "4HPwATDgc/ABMA", "--dice", "31", "--json"]);
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 16);
     assert!(
@@ -52,13 +57,11 @@ fn moves_json_lists_every_move_with_its_after_id() {
 
 #[test]
 fn moves_take_xgid_and_its_dice() {
-    let o = run(&[
+    let v = run_json(&[
         "moves",
         "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10",
         "--json",
     ]);
-    assert!(o.status.success(), "{o:?}");
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert!(
         v["moves"]
             .as_array()
@@ -71,9 +74,7 @@ fn moves_take_xgid_and_its_dice() {
 
 #[test]
 fn analyze_ranks_moves_and_labels_the_evaluator() {
-    let o = run(&["analyze", "4HPwATDgc/ABMA", "--dice", "31", "--json"]);
-    assert!(o.status.success());
-    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let v = run_json(&["analyze", "4HPwATDgc/ABMA", "--dice", "31", "--json"]);
     assert_eq!(v["evaluator"], "pubeval");
     assert_eq!(v["moves"][0]["move"], "8/5 6/5");
     let text = stdout(&run(&["analyze", "4HPwATDgc/ABMA", "--dice", "31"]));

@@ -126,17 +126,20 @@ fn b10_bearing_off_is_not_forced() {
     );
 }
 
+/// A finished game: the winner (mover) has no checkers left; `loser` is in
+/// the winner's numbering.
 fn finished(loser: &[(usize, u8)]) -> Position {
-    // The winner (mover) has no checkers left; `loser` is in the winner's numbering.
-    let mut other = [0u8; 25];
-    for &(p, n) in loser {
-        if p == 0 {
-            other[24] = n;
-        } else {
-            other[25 - p - 1] = n;
-        }
+    pos(&[], loser)
+}
+
+/// A cube of 4 that was offered and taken this game.
+fn cube_of_4() -> Cube {
+    Cube {
+        value: 4,
+        owner: Some(1),
+        offered_this_game: true,
+        ..Cube::default()
     }
-    Position::from_sides(&[0; 25], &other).unwrap()
 }
 
 #[test]
@@ -144,13 +147,7 @@ fn b11_backgammon_with_cube_4_is_12_points() {
     let p = finished(&[(3, 1), (20, 14)]);
     let r = GameResult::of_mover_win(&p).unwrap();
     assert_eq!(r, GameResult::Backgammon);
-    let cube = Cube {
-        value: 4,
-        owner: Some(1),
-        offered_this_game: true,
-        ..Cube::default()
-    };
-    assert_eq!(cube.points(r, false), 12);
+    assert_eq!(cube_of_4().points(r, false), 12);
 }
 
 #[test]
@@ -158,13 +155,7 @@ fn b12_gammon_with_cube_4_is_8_points() {
     let p = finished(&[(7, 1), (20, 14)]);
     let r = GameResult::of_mover_win(&p).unwrap();
     assert_eq!(r, GameResult::Gammon);
-    let cube = Cube {
-        value: 4,
-        owner: Some(1),
-        offered_this_game: true,
-        ..Cube::default()
-    };
-    assert_eq!(cube.points(r, false), 8);
+    assert_eq!(cube_of_4().points(r, false), 8);
 }
 
 #[test]

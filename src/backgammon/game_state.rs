@@ -3,7 +3,7 @@
 //! not legal, an answer nobody asked for are errors, never silent).
 
 use super::cube::{Answer, Cube, CubeError, CubeRules};
-use super::{Dice, GameResult, MoveList, Position, legal_moves};
+use super::{Dice, GameResult, MoveList, Position, legal_moves, with_legal_moves};
 use thiserror::Error;
 
 /// Where the game stands.
@@ -109,9 +109,13 @@ impl GameState {
 
     /// Plays the move that leads to `after` (mover's view), if legal.
     pub fn play(&mut self, after: &Position) -> Result<(), GameError> {
-        let mut list = MoveList::new();
-        let dice = self.legal_moves(&mut list)?;
-        if !list.iter().any(|c| c.position == *after) {
+        let Phase::ToMove(dice) = self.phase else {
+            return Err(GameError::WrongPhase(self.phase));
+        };
+        let legal = with_legal_moves(&self.position, dice, |list| {
+            list.iter().any(|c| c.position == *after)
+        });
+        if !legal {
             return Err(GameError::IllegalMove(dice));
         }
         if let Some(result) = GameResult::of_mover_win(after) {

@@ -9,7 +9,7 @@ mod position;
 mod setup;
 
 pub use dice::{Dice, DiceError};
-pub use movegen::{Candidate, MoveList, legal_moves, legal_moves_reference};
+pub use movegen::{Candidate, MoveList, legal_moves, legal_moves_reference, with_legal_moves};
 pub use play::{Play, Step};
 pub use position::{BAR, CHECKERS, OPP_BAR, Position, PositionError, Side};
 pub use setup::{CubeOwner, MatchInfo, Setup};

@@ -1,25 +1,20 @@
 //! `kotra-ai analyze`: ranks every legal move of a roll. Until the neural
 //! network is trained it uses PubEval and says so on every output.
 
-use crate::backgammon::{Dice, MoveList, legal_moves};
+use crate::backgammon::{MoveList, legal_moves};
 use crate::eval::pubeval;
 use crate::notation::{ascii, move_text, position_id};
-use anyhow::{Context, bail};
 
 const LABEL: &str = "PubEval (Tesauro's linear baseline evaluator; kotra-ai's neural network is not trained yet, \
 so this ranking is a baseline, not world-class analysis)";
 
 pub fn run(position: &str, dice: Option<&str>, json: bool) -> anyhow::Result<()> {
     let mut setup = super::setup_arg(position)?;
-    let dice: Dice = match dice {
-        Some(d) => d.parse().context("bad --dice")?,
-        None => match setup.info.rolled() {
-            Some(d) => d,
-            None => bail!(
-                "give --dice 31 (cube decisions need the neural evaluator, which is not built yet)"
-            ),
-        },
-    };
+    let dice = super::roll_arg(
+        dice,
+        &setup,
+        "give --dice 31 (cube decisions need the neural evaluator, which is not built yet)",
+    )?;
     setup.info.dice = [dice.high(), dice.low()];
     let before = &setup.position;
     let race = !before.has_contact();

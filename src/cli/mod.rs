@@ -116,6 +116,23 @@ pub fn install_panic_hook() {
     }));
 }
 
+/// The roll to use: `--dice` if given, else the dice in the Match ID or
+/// XGID; `missing` is the message when there are neither.
+fn roll_arg(
+    dice: Option<&str>,
+    setup: &crate::backgammon::Setup,
+    missing: &str,
+) -> anyhow::Result<crate::backgammon::Dice> {
+    use anyhow::Context;
+    match dice {
+        Some(d) => d.parse().context("bad --dice"),
+        None => setup
+            .info
+            .rolled()
+            .ok_or_else(|| anyhow::anyhow!("{missing}")),
+    }
+}
+
 /// Parses a position argument with a message that names the argument.
 fn setup_arg(text: &str) -> anyhow::Result<crate::backgammon::Setup> {
     crate::notation::parse_setup(text).map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))

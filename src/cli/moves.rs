@@ -1,16 +1,13 @@
-use crate::backgammon::{Dice, MoveList, legal_moves};
+use crate::backgammon::{MoveList, legal_moves};
 use crate::notation::{move_text, position_id};
-use anyhow::{Context, bail};
 
 pub fn run(position: &str, dice: Option<&str>, json: bool) -> anyhow::Result<()> {
     let setup = super::setup_arg(position)?;
-    let dice: Dice = match dice {
-        Some(d) => d.parse().context("bad --dice")?,
-        None => match setup.info.rolled() {
-            Some(d) => d,
-            None => bail!("no dice: give --dice 31 or a Match ID / XGID with dice"),
-        },
-    };
+    let dice = super::roll_arg(
+        dice,
+        &setup,
+        "no dice: give --dice 31 or a Match ID / XGID with dice",
+    )?;
     let mut list = MoveList::new();
     legal_moves(&setup.position, dice, &mut list);
     let rows: Vec<(String, String)> = if list.is_forfeit() {

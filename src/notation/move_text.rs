@@ -195,25 +195,18 @@ pub fn find<'a>(
     moves: &'a MoveList,
     text: &str,
 ) -> Result<&'a Candidate, MoveTextError> {
-    let jumps = parse(text)?;
-    let mut p = before.raw().to_owned();
-    for (from, to) in jumps {
+    let mut p = *before;
+    for (from, to) in parse(text)? {
         let (from, to) = (from as usize, to as usize);
-        if p[from] <= 0 || (to > 0 && p[to] < -1) {
+        let raw = p.raw();
+        if raw[from] <= 0 || (to > 0 && raw[to] < -1) {
             return Err(MoveTextError::Illegal(text.to_string()));
         }
-        p[from] -= 1;
-        if to > 0 {
-            if p[to] == -1 {
-                p[to] = 0;
-                p[0] -= 1;
-            }
-            p[to] += 1;
-        }
+        p.apply_step(from, to);
     }
     moves
         .iter()
-        .find(|c| c.position.raw() == &p)
+        .find(|c| c.position == p)
         .ok_or_else(|| MoveTextError::Illegal(text.to_string()))
 }
 
