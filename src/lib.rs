@@ -9,6 +9,7 @@
 //! - [`bench`]: speed measurements behind `kotra-ai bench` and benches/;
 //! - [`cli`]: the `kotra-ai` command line, a thin shell over the library.
 
+pub mod atomic_file;
 pub mod backgammon;
 pub mod bench;
 pub mod cli;

@@ -1,5 +1,17 @@
-//! Position evaluators. For now only PubEval, Tesauro's public linear
-//! evaluator: the fixed baseline opponent, and what `analyze` ranks moves
-//! with until our own network is trained.
+//! Position evaluation: the input encoding, the fast network, the model
+//! file, the exact bear-off database, the class dispatch that ties them
+//! together, and PubEval, Tesauro's public linear evaluator kept as a
+//! fixed baseline opponent.
 
+pub mod bearoff;
+pub mod encoding;
+mod evaluator;
+pub mod model_file;
+pub mod network;
+mod probs;
 pub mod pubeval;
+
+pub use encoding::NetKind;
+pub use evaluator::{Evaluator, PositionClass};
+pub use model_file::{Model, ModelError, ModelMeta};
+pub use probs::Probs;

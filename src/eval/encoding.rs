@@ -1,0 +1,289 @@
+//! Network inputs: a Tesauro-style per-point encoding of both sides plus
+//! hand-crafted backgammon features, written into a caller's buffer so the
+//! evaluation loop never allocates.
+//!
+//! Layout (the side on roll first, then the other side, each from its own
+//! view):
+//! - `RAW_PER_SIDE` = 98 per side: for points 1..=24 four units
+//!   (≥1, ≥2, ≥3 checkers, (n−3)/2 for the rest), the bar n/2, borne off n/15;
+//! - contact nets add `FEATURES_PER_SIDE` per side (see [`side_features`]);
+//! - race nets add the two pip counts only: the rest of a race is in the
+//!   raw units.
+//!
+//! `ENCODING_VERSION` is written into model files: a network trained on
+//! one layout must never be fed another.
+
+use crate::backgammon::{BAR, OPP_BAR, Position};
+
+/// Bumped whenever the meaning of any input changes.
+pub const ENCODING_VERSION: u32 = 1;
+
+const RAW_PER_SIDE: usize = 24 * 4 + 2;
+/// Hand-crafted features per side in the contact encoding.
+pub const FEATURES_PER_SIDE: usize = 10;
+/// Inputs of the contact (and crashed/back game) network.
+pub const CONTACT_INPUTS: usize = 2 * (RAW_PER_SIDE + FEATURES_PER_SIDE);
+/// Inputs of the race network.
+pub const RACE_INPUTS: usize = 2 * (RAW_PER_SIDE + 1);
+
+/// Which network a position belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NetKind {
+    Contact,
+    Race,
+}
+
+impl NetKind {
+    pub fn inputs(self) -> usize {
+        match self {
+            NetKind::Contact => CONTACT_INPUTS,
+            NetKind::Race => RACE_INPUTS,
+        }
+    }
+}
+
+/// Writes the inputs of `pos` (side on roll first) for `kind` into `out`,
+/// which must hold exactly `kind.inputs()` values.
+pub fn encode(pos: &Position, kind: NetKind, out: &mut [f32]) {
+    debug_assert_eq!(out.len(), kind.inputs());
+    let other = pos.swap();
+    let sides = [pos, &other];
+    let per_side = out.len() / 2;
+    for (side, view) in sides.into_iter().enumerate() {
+        let block = &mut out[side * per_side..(side + 1) * per_side];
+        raw_units(view, &mut block[..RAW_PER_SIDE]);
+        match kind {
+            NetKind::Contact => side_features(view, &mut block[RAW_PER_SIDE..]),
+            NetKind::Race => block[RAW_PER_SIDE] = pip_count(view) as f32 / 100.0,
+        }
+    }
+}
+
+fn raw_units(view: &Position, out: &mut [f32]) {
+    let p = view.raw();
+    for point in 1..=24 {
+        let n = p[point].max(0) as f32;
+        let u = &mut out[(point - 1) * 4..point * 4];
+        u[0] = (n >= 1.0) as u8 as f32;
+        u[1] = (n >= 2.0) as u8 as f32;
+        u[2] = (n >= 3.0) as u8 as f32;
+        u[3] = ((n - 3.0) / 2.0).max(0.0);
+    }
+    out[96] = p[BAR] as f32 / 2.0;
+    out[97] = view.borne_off(crate::backgammon::Side::Mover) as f32 / 15.0;
+}
+
+/// Pip count of the side on roll of `view`.
+fn pip_count(view: &Position) -> u32 {
+    view.pip_counts().0
+}
+
+/// Bit masks of one side's situation in its own numbering (bit i = point i,
+/// bit 25 = its bar; the opponent's bar is bit 0, where it enters from).
+struct Masks {
+    made: u32,
+    blots: u32,
+    /// Points the opponent's checkers stand on, bit 0 for its bar.
+    opp_from: u32,
+    opp_on_bar: u8,
+}
+
+fn masks(view: &Position) -> Masks {
+    let p = view.raw();
+    let mut m = Masks {
+        made: 0,
+        blots: 0,
+        opp_from: 0,
+        opp_on_bar: (-p[OPP_BAR]) as u8,
+    };
+    for (point, &v) in p.iter().enumerate().take(25).skip(1) {
+        m.made |= ((v >= 2) as u32) << point;
+        m.blots |= ((v == 1) as u32) << point;
+        m.opp_from |= ((v < 0) as u32) << point;
+    }
+    m.opp_from |= (m.opp_on_bar > 0) as u32;
+    m
+}
+
+/// Whether the opponent, rolling `a`-`b`, can hit any blot in `m`. The
+/// opponent moves upwards in this numbering; its bar is point 0, so its
+/// checkers on the bar must enter first. Counts a hit on any checker play
+/// that lands on a blot, ignoring the duty to use both dice.
+fn can_hit(m: &Masks, a: u32, b: u32) -> bool {
+    const BOARD: u32 = (1 << 25) - 2; // points 1..=24
+    let open = BOARD & !m.made;
+    let board_from = m.opp_from & !1;
+    if a == b {
+        let steps = 4u32;
+        let entering = m.opp_on_bar as u32;
+        if entering > 0 && (open >> a) & 1 == 0 {
+            return false;
+        }
+        let (mut cur, left) = if entering > 0 {
+            let left = steps.saturating_sub(entering);
+            let cur = 1u32 << a;
+            if cur & m.blots != 0 {
+                return true;
+            }
+            (if left > 0 { cur | board_from } else { 0 }, left)
+        } else {
+            (board_from, steps)
+        };
+        for _ in 0..left {
+            cur = (cur << a) & open;
+            if cur & m.blots != 0 {
+                return true;
+            }
+        }
+        return false;
+    }
+    match m.opp_on_bar {
+        0 => {
+            let one = ((board_from << a) | (board_from << b)) & m.blots;
+            let two =
+                ((((board_from << a) & open) << b) | (((board_from << b) & open) << a)) & m.blots;
+            one | two != 0
+        }
+        1 => [(a, b), (b, a)].into_iter().any(|(enter, then)| {
+            let landed = (1u32 << enter) & open;
+            landed != 0 && (landed & m.blots != 0 || ((landed | board_from) << then) & m.blots != 0)
+        }),
+        _ => ((1u32 << a) | (1u32 << b)) & open & m.blots != 0,
+    }
+}
+
+/// Rolls out of 36 on which the opponent hits at least one blot.
+fn hit_rolls(m: &Masks) -> u32 {
+    if m.blots == 0 {
+        return 0;
+    }
+    let mut n = 0;
+    for a in 1..=6u32 {
+        for b in a..=6u32 {
+            if can_hit(m, a, b) {
+                n += if a == b { 1 } else { 2 };
+            }
+        }
+    }
+    n
+}
+
+/// Longest run of consecutive made points.
+fn longest_prime(made: u32) -> u32 {
+    let mut run = made;
+    let mut len = 0;
+    while run != 0 {
+        run &= run >> 1;
+        len += 1;
+    }
+    len
+}
+
+/// Features of the side on roll of `view`, from its own numbering:
+/// 0 pips/100, 1 rolls the opponent hits a blot /36, 2 blots /4,
+/// 3 home-board points made /6, 4 longest prime /6, 5 anchors in the
+/// opponent's home /2, 6 rearmost checker /25, 7 checkers back (opponent's
+/// home and bar) /5, 8 the opponent's made points in the 12 points in front of
+/// the rearmost checker /6, 9 outfield checkers (points 7..=12) /5.
+pub fn side_features(view: &Position, out: &mut [f32]) {
+    let p = view.raw();
+    let m = masks(view);
+    let opp_made = (1..=24)
+        .filter(|&pt| p[pt] <= -2)
+        .fold(0u32, |acc, pt| acc | 1 << pt);
+    let rearmost = (1..=25).rev().find(|&pt| p[pt] > 0).unwrap_or(0) as u32;
+    let back: i32 = p[19..=25].iter().map(|&v| v.max(0) as i32).sum();
+    let outfield: i32 = p[7..=12].iter().map(|&v| v.max(0) as i32).sum();
+    let front = if rearmost > 1 {
+        let lo = rearmost.saturating_sub(12).max(1);
+        let window = ((1u32 << rearmost) - 1) & !((1u32 << lo) - 1);
+        (opp_made & window).count_ones()
+    } else {
+        0
+    };
+    out[0] = pip_count(view) as f32 / 100.0;
+    out[1] = hit_rolls(&m) as f32 / 36.0;
+    out[2] = m.blots.count_ones() as f32 / 4.0;
+    out[3] = (m.made & 0b111_1110).count_ones() as f32 / 6.0;
+    out[4] = longest_prime(m.made) as f32 / 6.0;
+    out[5] = (m.made >> 19 & 0b11_1111).count_ones() as f32 / 2.0;
+    out[6] = rearmost as f32 / 25.0;
+    out[7] = back as f32 / 5.0;
+    out[8] = front as f32 / 6.0;
+    out[9] = outfield as f32 / 5.0;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::position_id;
+
+    fn features(id: &str) -> [f32; FEATURES_PER_SIDE] {
+        let pos = position_id::decode(id).unwrap();
+        let mut f = [0f32; FEATURES_PER_SIDE];
+        side_features(&pos, &mut f);
+        f
+    }
+
+    #[test]
+    fn starting_position_features() {
+        let f = features("4HPwATDgc/ABMA");
+        assert_eq!(f[0], 1.67);
+        assert_eq!(f[1], 0.0, "no blots, no shots");
+        assert_eq!(
+            f[3],
+            1.0 / 6.0,
+            "only the six point is made in the home board"
+        );
+        assert_eq!(f[4], 1.0 / 6.0, "the six and eight points are not adjacent");
+        assert_eq!(f[5], 0.5, "one anchor, on the 24 point");
+        assert_eq!(f[6], 24.0 / 25.0);
+        assert_eq!(f[7], 2.0 / 5.0);
+        assert_eq!(
+            f[8],
+            3.0 / 6.0,
+            "the opponent's 13, 8 and 6 points lie within 12 pips"
+        );
+        assert_eq!(f[9], 3.0 / 5.0, "three checkers on the eight point");
+    }
+
+    #[test]
+    fn hit_rolls_count_direct_and_indirect_shots() {
+        // A lone mover blot 6 pips in front of an opponent checker, nothing
+        // blocking: hit by any 6 (11 rolls), 5-1, 4-2, 3-3, 2-2 (3-3 and
+        // 2-2 once each, 5-1 and 4-2 twice each): 11 + 2 + 2 + 1 + 1 = 17.
+        let mut me = [0u8; 25];
+        let mut opp = [0u8; 25];
+        me[9] = 1; // mover's 10 point
+        me[0] = 14;
+        opp[24 - 4] = 15; // opponent on the mover's 4 point, 6 pips behind the blot
+        let pos = Position::from_sides(&me, &opp).unwrap();
+        assert_eq!(hit_rolls(&masks(&pos)), 17);
+    }
+
+    #[test]
+    fn a_made_point_blocks_indirect_shots() {
+        // As above but the mover holds its 7 point: 3-3 (via 7) is blocked,
+        // 2-2 goes 6, 8, 10 untouched; 5-1 via 9 or 5; 4-2 via 8 or 6.
+        let mut me = [0u8; 25];
+        let mut opp = [0u8; 25];
+        me[9] = 1;
+        me[6] = 2;
+        me[0] = 12;
+        opp[24 - 4] = 15;
+        let pos = Position::from_sides(&me, &opp).unwrap();
+        assert_eq!(hit_rolls(&masks(&pos)), 16);
+    }
+
+    #[test]
+    fn encoded_lengths_and_symmetry() {
+        let pos = Position::starting();
+        let mut c = vec![0f32; CONTACT_INPUTS];
+        encode(&pos, NetKind::Contact, &mut c);
+        let half = CONTACT_INPUTS / 2;
+        assert_eq!(c[..half], c[half..], "the start is symmetric");
+        let mut r = vec![0f32; RACE_INPUTS];
+        encode(&pos, NetKind::Race, &mut r);
+        assert_eq!(r[RACE_INPUTS / 2 - 1], 1.67);
+    }
+}

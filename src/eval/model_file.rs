@@ -1,0 +1,213 @@
+//! The on-disk network file: a fixed header (magic, format version, payload
+//! length, FNV-1a checksum) in front of a bincode payload. The header lets a
+//! truncated, corrupted or foreign file be refused with one clear line
+//! before anything is decoded.
+
+use super::encoding::{CONTACT_INPUTS, ENCODING_VERSION, RACE_INPUTS};
+use super::network::{Mlp, ShapeError};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+const MAGIC: &[u8; 8] = b"KOTRANET";
+/// Version of the file layout (header and payload structure).
+pub const FORMAT_VERSION: u32 = 1;
+const HEADER: usize = 8 + 4 + 8 + 8;
+
+/// What a model file carries besides weights.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModelMeta {
+    /// Input layout the networks were trained on.
+    pub encoding_version: u32,
+    /// Free text: how it was made.
+    pub description: String,
+    /// Self-play games behind the weights.
+    pub games_trained: u64,
+}
+
+/// The networks of one evaluator, by position class.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Model {
+    pub meta: ModelMeta,
+    pub contact: Mlp,
+    pub race: Mlp,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    #[error("cannot read model file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write model file {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("not a kotra-ai model file (bad magic bytes)")]
+    NotAModel,
+    #[error("model file format {found} is not supported (this build reads {FORMAT_VERSION})")]
+    Format { found: u32 },
+    #[error("model file is truncated ({found} of {expected} bytes)")]
+    Truncated { found: usize, expected: usize },
+    #[error("model file is corrupt (checksum mismatch)")]
+    Checksum,
+    #[error("model file payload cannot be decoded: {0}")]
+    Decode(String),
+    #[error("model was trained on input encoding {found}, this build uses {ENCODING_VERSION}")]
+    Encoding { found: u32 },
+    #[error("{net} network: {source}")]
+    Shape {
+        net: &'static str,
+        source: ShapeError,
+    },
+}
+
+/// FNV-1a, 64 bit: enough to catch corruption, not meant against tampering.
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+impl Model {
+    /// A freshly initialised model with the current encoding.
+    pub fn random(contact_hidden: usize, race_hidden: usize, seed: u64) -> Model {
+        Model {
+            meta: ModelMeta {
+                encoding_version: ENCODING_VERSION,
+                description: "random initial weights".into(),
+                games_trained: 0,
+            },
+            contact: Mlp::random(CONTACT_INPUTS, contact_hidden, seed),
+            race: Mlp::random(RACE_INPUTS, race_hidden, seed ^ 0x9e37_79b9_7f4a_7c15),
+        }
+    }
+
+    pub fn validate(&self) -> Result<(), ModelError> {
+        if self.meta.encoding_version != ENCODING_VERSION {
+            return Err(ModelError::Encoding {
+                found: self.meta.encoding_version,
+            });
+        }
+        self.contact
+            .validate(CONTACT_INPUTS)
+            .map_err(|source| ModelError::Shape {
+                net: "contact",
+                source,
+            })?;
+        self.race
+            .validate(RACE_INPUTS)
+            .map_err(|source| ModelError::Shape {
+                net: "race",
+                source,
+            })
+    }
+
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let payload = bincode::serde::encode_to_vec(self, bincode::config::standard())
+            .expect("a model always serialises");
+        let mut out = Vec::with_capacity(HEADER + payload.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&checksum(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
+        if bytes.len() < 8 || &bytes[..8] != MAGIC {
+            return Err(ModelError::NotAModel);
+        }
+        if bytes.len() < HEADER {
+            return Err(ModelError::Truncated {
+                found: bytes.len(),
+                expected: HEADER,
+            });
+        }
+        let word = |at: usize, n: usize| {
+            let mut b = [0u8; 8];
+            b[..n].copy_from_slice(&bytes[at..at + n]);
+            u64::from_le_bytes(b)
+        };
+        let format = word(8, 4) as u32;
+        if format != FORMAT_VERSION {
+            return Err(ModelError::Format { found: format });
+        }
+        let len = word(12, 8) as usize;
+        let expected = HEADER.saturating_add(len);
+        if bytes.len() != expected {
+            return Err(ModelError::Truncated {
+                found: bytes.len(),
+                expected,
+            });
+        }
+        let payload = &bytes[HEADER..];
+        if checksum(payload) != word(20, 8) {
+            return Err(ModelError::Checksum);
+        }
+        let (model, _): (Model, usize) =
+            bincode::serde::decode_from_slice(payload, bincode::config::standard())
+                .map_err(|e| ModelError::Decode(e.to_string()))?;
+        model.validate()?;
+        Ok(model)
+    }
+
+    pub fn load(path: &Path) -> Result<Model, ModelError> {
+        let bytes = std::fs::read(path).map_err(|source| ModelError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        Model::from_bytes(&bytes)
+    }
+
+    /// Writes atomically (temp file and rename).
+    pub fn save(&self, path: &Path) -> Result<(), ModelError> {
+        crate::atomic_file::write(path, &self.to_bytes()).map_err(|source| ModelError::Write {
+            path: path.to_owned(),
+            source,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_every_kind_of_damage() {
+        let model = Model::random(16, 8, 3);
+        let bytes = model.to_bytes();
+        assert_eq!(Model::from_bytes(&bytes).unwrap(), model);
+
+        assert!(matches!(
+            Model::from_bytes(b"hello world, not a net"),
+            Err(ModelError::NotAModel)
+        ));
+        assert!(matches!(
+            Model::from_bytes(&bytes[..bytes.len() - 10]),
+            Err(ModelError::Truncated { .. })
+        ));
+        let mut flipped = bytes.clone();
+        let mid = bytes.len() / 2;
+        flipped[mid] ^= 0x40;
+        assert!(matches!(
+            Model::from_bytes(&flipped),
+            Err(ModelError::Checksum)
+        ));
+        let mut future = bytes.clone();
+        future[8] = 99;
+        assert!(matches!(
+            Model::from_bytes(&future),
+            Err(ModelError::Format { found: 99 })
+        ));
+
+        let mut old = model.clone();
+        old.meta.encoding_version = 0;
+        assert!(matches!(
+            Model::from_bytes(&old.to_bytes()),
+            Err(ModelError::Encoding { found: 0 })
+        ));
+    }
+}

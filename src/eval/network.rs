@@ -1,0 +1,219 @@
+//! The fast inference path: a one-hidden-layer perceptron with sigmoid
+//! units, evaluated straight from f32 slices.
+//!
+//! The first layer is stored input-major (`w1[i * hidden + h]`) so that an
+//! input that is zero — most of the per-point units — costs nothing, and
+//! each non-zero input adds one contiguous row, which the compiler
+//! vectorises. The output layer is stored output-major and summed in eight
+//! lanes for the same reason. No allocation: scratch lives on the stack.
+
+use serde::{Deserialize, Serialize};
+
+/// Outputs of every network: the five cumulative probabilities.
+pub const OUTPUTS: usize = 5;
+/// Largest hidden layer the stack scratch holds.
+pub const MAX_HIDDEN: usize = 512;
+/// Hidden sizes are multiples of this (the lane width of the output sums).
+pub const HIDDEN_MULTIPLE: usize = 8;
+
+/// Weights of one network.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Mlp {
+    pub inputs: usize,
+    pub hidden: usize,
+    /// `[inputs][hidden]`.
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    /// `[OUTPUTS][hidden]`.
+    pub w2: Vec<f32>,
+    pub b2: [f32; OUTPUTS],
+}
+
+/// Why weights cannot be used as a network.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ShapeError {
+    #[error("network expects {expected} inputs, the model has {found}")]
+    Inputs { expected: usize, found: usize },
+    #[error("hidden layer of {0} units (must be 8..=512, a multiple of 8)")]
+    Hidden(usize),
+    #[error("weight arrays do not match the layer sizes")]
+    Arrays,
+    #[error("weights contain NaN or infinity")]
+    NotFinite,
+}
+
+impl Mlp {
+    /// Small random weights (uniform in ±1/√inputs for the first layer,
+    /// ±1/√hidden for the second) from a seeded generator.
+    pub fn random(inputs: usize, hidden: usize, seed: u64) -> Mlp {
+        use rand::{RngExt, SeedableRng, rngs::SmallRng};
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let a1 = 1.0 / (inputs as f32).sqrt();
+        let a2 = 1.0 / (hidden as f32).sqrt();
+        Mlp {
+            inputs,
+            hidden,
+            w1: (0..inputs * hidden)
+                .map(|_| rng.random_range(-a1..a1))
+                .collect(),
+            b1: vec![0.0; hidden],
+            w2: (0..OUTPUTS * hidden)
+                .map(|_| rng.random_range(-a2..a2))
+                .collect(),
+            b2: [0.0; OUTPUTS],
+        }
+    }
+
+    /// Checks sizes and values before the network is trusted.
+    pub fn validate(&self, inputs: usize) -> Result<(), ShapeError> {
+        if self.inputs != inputs {
+            return Err(ShapeError::Inputs {
+                expected: inputs,
+                found: self.inputs,
+            });
+        }
+        if self.hidden == 0 || self.hidden > MAX_HIDDEN || self.hidden % HIDDEN_MULTIPLE != 0 {
+            return Err(ShapeError::Hidden(self.hidden));
+        }
+        if self.w1.len() != self.inputs * self.hidden
+            || self.b1.len() != self.hidden
+            || self.w2.len() != OUTPUTS * self.hidden
+        {
+            return Err(ShapeError::Arrays);
+        }
+        let all = self
+            .w1
+            .iter()
+            .chain(&self.b1)
+            .chain(&self.w2)
+            .chain(&self.b2);
+        if !all.into_iter().all(|v| v.is_finite()) {
+            return Err(ShapeError::NotFinite);
+        }
+        Ok(())
+    }
+
+    /// The five output probabilities for `input` (length `self.inputs`).
+    #[inline]
+    pub fn forward(&self, input: &[f32]) -> [f32; OUTPUTS] {
+        let mut scratch = [0f32; MAX_HIDDEN];
+        let hidden = &mut scratch[..self.hidden];
+        self.hidden_activations(input, hidden);
+        self.output(hidden)
+    }
+
+    /// Sigmoid activations of the hidden layer.
+    #[inline]
+    pub fn hidden_activations(&self, input: &[f32], hidden: &mut [f32]) {
+        let h = self.hidden;
+        hidden.copy_from_slice(&self.b1);
+        for (i, &x) in input.iter().enumerate() {
+            if x != 0.0 {
+                let row = &self.w1[i * h..(i + 1) * h];
+                for (a, &w) in hidden.iter_mut().zip(row) {
+                    *a += x * w;
+                }
+            }
+        }
+        for a in hidden.iter_mut() {
+            *a = sigmoid(*a);
+        }
+    }
+
+    #[inline]
+    fn output(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
+        let h = self.hidden;
+        let mut out = [0f32; OUTPUTS];
+        for (o, slot) in out.iter_mut().enumerate() {
+            let w = &self.w2[o * h..(o + 1) * h];
+            let mut lanes = [0f32; HIDDEN_MULTIPLE];
+            for (hc, wc) in hidden
+                .chunks_exact(HIDDEN_MULTIPLE)
+                .zip(w.chunks_exact(HIDDEN_MULTIPLE))
+            {
+                for k in 0..HIDDEN_MULTIPLE {
+                    lanes[k] += hc[k] * wc[k];
+                }
+            }
+            *slot = sigmoid(lanes.iter().sum::<f32>() + self.b2[o]);
+        }
+        out
+    }
+}
+
+/// Logistic function through a polynomial 2^x: relative error about 1e-7,
+/// branch-free, and vectorisable, unlike the library `exp`.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + exp_approx(-x))
+}
+
+#[inline(always)]
+fn exp_approx(x: f32) -> f32 {
+    const LOG2_E: f32 = std::f32::consts::LOG2_E;
+    const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23: adding it rounds to an integer
+    let t = x.clamp(-80.0, 80.0) * LOG2_E;
+    let n = (t + ROUND) - ROUND;
+    let f = (t - n) * std::f32::consts::LN_2; // in [-ln2/2, ln2/2]
+    // e^f by its Taylor series to the 6th power.
+    let p = 1.0
+        + f * (1.0
+            + f * (0.5
+                + f * (1.0 / 6.0 + f * (1.0 / 24.0 + f * (1.0 / 120.0 + f * (1.0 / 720.0))))));
+    let scale = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    p * scale
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fast_sigmoid_matches_the_exact_one() {
+        let mut worst = 0f32;
+        for i in -4000..=4000 {
+            let x = i as f32 / 100.0;
+            let exact = 1.0 / (1.0 + (-x as f64).exp());
+            worst = worst.max((sigmoid(x) as f64 - exact).abs() as f32);
+        }
+        assert!(worst < 1e-6, "worst error {worst}");
+    }
+
+    #[test]
+    fn forward_matches_a_naive_dense_pass() {
+        let net = Mlp::random(20, 16, 7);
+        let input: Vec<f32> = (0..20)
+            .map(|i| if i % 3 == 0 { 0.0 } else { i as f32 / 10.0 })
+            .collect();
+        let fast = net.forward(&input);
+        for o in 0..OUTPUTS {
+            let mut z = net.b2[o] as f64;
+            for h in 0..16 {
+                let mut a = net.b1[h] as f64;
+                for i in 0..20 {
+                    a += input[i] as f64 * net.w1[i * 16 + h] as f64;
+                }
+                z += net.w2[o * 16 + h] as f64 / (1.0 + (-a).exp());
+            }
+            let exact = 1.0 / (1.0 + (-z).exp());
+            assert!((fast[o] as f64 - exact).abs() < 1e-5);
+        }
+    }
+
+    #[test]
+    fn validate_rejects_wrong_shapes() {
+        let mut net = Mlp::random(20, 16, 7);
+        assert_eq!(
+            net.validate(21),
+            Err(ShapeError::Inputs {
+                expected: 21,
+                found: 20
+            })
+        );
+        net.w2.pop();
+        assert_eq!(net.validate(20), Err(ShapeError::Arrays));
+        let mut net = Mlp::random(20, 16, 7);
+        net.b1[3] = f32::NAN;
+        assert_eq!(net.validate(20), Err(ShapeError::NotFinite));
+    }
+}
