@@ -73,12 +73,131 @@ fn moves_take_xgid_and_its_dice() {
 }
 
 #[test]
-fn analyze_ranks_moves_and_labels_the_evaluator() {
+fn analyze_ranks_moves_with_the_shipped_network() {
     let v = run_json(&["analyze", "4HPwATDgc/ABMA", "--dice", "31", "--json"]);
-    assert_eq!(v["evaluator"], "pubeval");
-    assert_eq!(v["moves"][0]["move"], "8/5 6/5");
-    let text = stdout(&run(&["analyze", "4HPwATDgc/ABMA", "--dice", "31"]));
-    assert!(text.contains("not trained yet"), "{text}");
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 16);
+    assert_eq!(moves[0]["move"], "8/5 6/5", "{v}");
+    assert_eq!(moves[0]["position_id"], "4HPwATCwZ/ABMA");
+    let equities: Vec<f64> = moves
+        .iter()
+        .map(|m| m["equity"].as_f64().unwrap())
+        .collect();
+    assert!(
+        equities.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {equities:?}"
+    );
+    for m in moves {
+        let p: Vec<f64> = m["probs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        assert_eq!(p.len(), 5);
+        assert!(
+            p[1] <= p[0] && p[2] <= p[1] && p[3] <= 1.0 - p[0] && p[4] <= p[3],
+            "{p:?}"
+        );
+        let eq = 2.0 * p[0] - 1.0 + p[1] + p[2] - p[3] - p[4];
+        assert!((eq - m["equity"].as_f64().unwrap()).abs() < 1e-4);
+    }
+    let text = stdout(&run(&["analyze", "4HPwATDgc/ABMA:cAkLAAAAAAAA"]));
+    assert!(
+        text.contains("8/5 6/5") || text.contains("legal moves with 62"),
+        "{text}"
+    );
+    // Without dice: the position's own evaluation, about even at the start.
+    let v = run_json(&["analyze", "4HPwATDgc/ABMA", "--json"]);
+    assert!(v["equity"].as_f64().unwrap().abs() < 0.25, "{v}");
+}
+
+#[test]
+fn analyze_one_ply_agrees_on_the_opening_31() {
+    let v = run_json(&[
+        "analyze",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "31",
+        "--ply",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["ply"], 1);
+    assert_eq!(v["moves"][0]["move"], "8/5 6/5", "{v}");
+}
+
+#[test]
+fn duel_reports_points_per_game_as_json() {
+    let v = run_json(&[
+        "duel", "--a", "pubeval", "--b", "random", "--games", "40", "--seed", "3", "--json",
+    ]);
+    assert_eq!(v["games"], 40);
+    assert!(v["ppg"].as_f64().unwrap() > 0.5, "{v}");
+    assert!(v["se"].as_f64().unwrap() > 0.0);
+    let v = run_json(&[
+        "duel", "--a", "net", "--b", "random", "--games", "20", "--seed", "3", "--json",
+    ]);
+    assert!(v["ppg"].as_f64().unwrap() > 0.5, "{v}");
+    assert_one_line_error(
+        &run(&["duel", "--a", "gnubg", "--b", "random"]),
+        "unknown player",
+    );
+    assert_one_line_error(&run(&["duel", "--a", "net@7", "--b", "random"]), "ply");
+}
+
+#[test]
+fn damaged_or_missing_model_files_are_refused_in_one_line() {
+    let dir = scratch_dir("models");
+    let missing = dir.join("none.net");
+    assert_one_line_error(
+        &run(&[
+            "analyze",
+            "4HPwATDgc/ABMA",
+            "--dice",
+            "31",
+            "--model",
+            missing.to_str().unwrap(),
+        ]),
+        "cannot read model file",
+    );
+    let foreign = dir.join("foreign.net");
+    std::fs::write(&foreign, b"{\"weights\": []}").unwrap();
+    assert_one_line_error(
+        &run(&[
+            "analyze",
+            "4HPwATDgc/ABMA",
+            "--dice",
+            "31",
+            "--model",
+            foreign.to_str().unwrap(),
+        ]),
+        "not a kotra-ai model file",
+    );
+    let good = std::fs::read("models/kotra.net").unwrap();
+    let truncated = dir.join("truncated.net");
+    std::fs::write(&truncated, &good[..good.len() / 2]).unwrap();
+    assert_one_line_error(
+        &run(&[
+            "analyze",
+            "4HPwATDgc/ABMA",
+            "--dice",
+            "31",
+            "--model",
+            truncated.to_str().unwrap(),
+        ]),
+        "truncated",
+    );
+    let spec = format!("net:{}", truncated.display());
+    assert_one_line_error(&run(&["duel", "--a", &spec, "--b", "random"]), "truncated");
+}
+
+/// A fresh folder under the target directory for one test.
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
 }
 
 #[test]

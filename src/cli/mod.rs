@@ -3,8 +3,10 @@
 
 mod analyze;
 mod bench;
+mod duel;
 mod moves;
 mod show;
+mod train;
 
 use clap::{Parser, Subcommand};
 
@@ -40,14 +42,58 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Rank every legal move of a roll (PubEval until the network is trained).
+    /// Rank every legal move of a roll with the network (without dice:
+    /// evaluate the position for the side on roll).
     Analyze {
         /// `PositionID:MatchID`, a bare `PositionID`, or `XGID=...`.
         position: String,
         /// The roll, e.g. 31 (defaults to the dice in the Match ID / XGID).
         #[arg(long)]
         dice: Option<String>,
-        /// Print JSON: {"evaluator":..,"moves":[{"move":..,"position_id":..,"score":..}]}.
+        /// Search depth as gnubg counts it (0 = the network alone).
+        #[arg(long, default_value_t = 0)]
+        ply: u8,
+        /// Another model file instead of the shipped network.
+        #[arg(long)]
+        model: Option<std::path::PathBuf>,
+        /// Print JSON: {"moves":[{"move":..,"position_id":..,"equity":..,"probs":[..]}]}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Train the networks by self-play (TD(λ), burn), with checkpoints.
+    Train {
+        /// Training config (JSON, see training/); defaults to the built-in one.
+        #[arg(long)]
+        config: Option<std::path::PathBuf>,
+        /// Folder for the checkpoint, model, learning curve (CSV and PNG).
+        #[arg(long, default_value = "train-out")]
+        out: std::path::PathBuf,
+        /// Continue the checkpoint in --out.
+        #[arg(long)]
+        resume: bool,
+        /// Total games of the run (overrides the config).
+        #[arg(long)]
+        games: Option<u64>,
+        /// Dev set for the error measurement (default: tests/data/dev-moves.jsonl if present).
+        #[arg(long)]
+        dev_set: Option<std::path::PathBuf>,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Play mirrored money games between two players and report points per game.
+    Duel {
+        /// Player A: net, net:PATH (either with @PLY), pubeval or random.
+        #[arg(long)]
+        a: String,
+        /// Player B.
+        #[arg(long)]
+        b: String,
+        #[arg(long, default_value_t = 1000)]
+        games: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print {"games":N,"ppg":x,"se":y}.
         #[arg(long)]
         json: bool,
     },
@@ -78,13 +124,37 @@ pub fn run(cli: Cli) -> i32 {
         Command::Analyze {
             position,
             dice,
+            ply,
+            model,
             json,
-        } => analyze::run(&position, dice.as_deref(), json),
+        } => analyze::run(&position, dice.as_deref(), ply, model.as_deref(), json),
         Command::Moves {
             position,
             dice,
             json,
         } => moves::run(&position, dice.as_deref(), json),
+        Command::Train {
+            config,
+            out,
+            resume,
+            games,
+            dev_set,
+            quiet,
+        } => train::run(train::TrainArgs {
+            config,
+            out,
+            resume,
+            games,
+            dev_set,
+            quiet,
+        }),
+        Command::Duel {
+            a,
+            b,
+            games,
+            seed,
+            json,
+        } => duel::run(&a, &b, games, seed, json),
         Command::Bench {
             what: BenchCommand::Movegen { positions, seconds },
         } => bench::movegen(positions.as_deref(), seconds),

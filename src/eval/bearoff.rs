@@ -103,7 +103,7 @@ impl BearoffDb {
     pub fn build() -> BearoffDb {
         let mut boards: Vec<[u8; POINTS]> = Vec::with_capacity(POSITIONS);
         enumerate(&mut [0; POINTS], 0, 15, &mut boards);
-        boards.sort_by_key(|b| pips(b));
+        boards.sort_by_key(pips);
         let mut off = vec![0f32; POSITIONS * MAX_ROLLS];
         let mut first_off = vec![0f32; POSITIONS * MAX_ROLLS];
         let mut mean_off = vec![0f32; POSITIONS];

@@ -123,7 +123,7 @@ mod tests {
     #[test]
     fn finished_games_are_exact() {
         let eval = Evaluator::new(Model::random(16, 8, 1));
-        let mut me = [0u8; 25];
+        let me = [0u8; 25];
         let mut opp = [0u8; 25];
         opp[20] = 15; // all on the opponent's 21 point = the mover's 4 point
         let after = Position::from_sides(&me, &opp).unwrap();

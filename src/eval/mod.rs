@@ -10,8 +10,10 @@ pub mod model_file;
 pub mod network;
 mod probs;
 pub mod pubeval;
+mod shipped;
 
 pub use encoding::NetKind;
 pub use evaluator::{Evaluator, PositionClass};
 pub use model_file::{Model, ModelError, ModelMeta};
 pub use probs::Probs;
+pub use shipped::shipped_model;

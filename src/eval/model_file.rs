@@ -5,13 +5,17 @@
 
 use super::encoding::{CONTACT_INPUTS, ENCODING_VERSION, RACE_INPUTS};
 use super::network::{Mlp, ShapeError};
+use crate::framed_file::{FrameError, FrameKind, frame, unframe};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-const MAGIC: &[u8; 8] = b"KOTRANET";
-/// Version of the file layout (header and payload structure).
+/// Version of the model file layout (header and payload structure).
 pub const FORMAT_VERSION: u32 = 1;
-const HEADER: usize = 8 + 4 + 8 + 8;
+const KIND: FrameKind = FrameKind {
+    name: "kotra-ai model",
+    magic: b"KOTRANET",
+    version: FORMAT_VERSION,
+};
 
 /// What a model file carries besides weights.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -44,14 +48,8 @@ pub enum ModelError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("not a kotra-ai model file (bad magic bytes)")]
-    NotAModel,
-    #[error("model file format {found} is not supported (this build reads {FORMAT_VERSION})")]
-    Format { found: u32 },
-    #[error("model file is truncated ({found} of {expected} bytes)")]
-    Truncated { found: usize, expected: usize },
-    #[error("model file is corrupt (checksum mismatch)")]
-    Checksum,
+    #[error("{0}")]
+    Frame(#[from] FrameError),
     #[error("model file payload cannot be decoded: {0}")]
     Decode(String),
     #[error("model was trained on input encoding {found}, this build uses {ENCODING_VERSION}")]
@@ -61,13 +59,6 @@ pub enum ModelError {
         net: &'static str,
         source: ShapeError,
     },
-}
-
-/// FNV-1a, 64 bit: enough to catch corruption, not meant against tampering.
-fn checksum(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 impl Model {
@@ -107,46 +98,11 @@ impl Model {
     pub fn to_bytes(&self) -> Vec<u8> {
         let payload = bincode::serde::encode_to_vec(self, bincode::config::standard())
             .expect("a model always serialises");
-        let mut out = Vec::with_capacity(HEADER + payload.len());
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        out.extend_from_slice(&checksum(&payload).to_le_bytes());
-        out.extend_from_slice(&payload);
-        out
+        frame(&KIND, &payload)
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
-        if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err(ModelError::NotAModel);
-        }
-        if bytes.len() < HEADER {
-            return Err(ModelError::Truncated {
-                found: bytes.len(),
-                expected: HEADER,
-            });
-        }
-        let word = |at: usize, n: usize| {
-            let mut b = [0u8; 8];
-            b[..n].copy_from_slice(&bytes[at..at + n]);
-            u64::from_le_bytes(b)
-        };
-        let format = word(8, 4) as u32;
-        if format != FORMAT_VERSION {
-            return Err(ModelError::Format { found: format });
-        }
-        let len = word(12, 8) as usize;
-        let expected = HEADER.saturating_add(len);
-        if bytes.len() != expected {
-            return Err(ModelError::Truncated {
-                found: bytes.len(),
-                expected,
-            });
-        }
-        let payload = &bytes[HEADER..];
-        if checksum(payload) != word(20, 8) {
-            return Err(ModelError::Checksum);
-        }
+        let payload = unframe(&KIND, bytes)?;
         let (model, _): (Model, usize) =
             bincode::serde::decode_from_slice(payload, bincode::config::standard())
                 .map_err(|e| ModelError::Decode(e.to_string()))?;
@@ -183,24 +139,11 @@ mod tests {
 
         assert!(matches!(
             Model::from_bytes(b"hello world, not a net"),
-            Err(ModelError::NotAModel)
+            Err(ModelError::Frame(FrameError::Magic { .. }))
         ));
         assert!(matches!(
             Model::from_bytes(&bytes[..bytes.len() - 10]),
-            Err(ModelError::Truncated { .. })
-        ));
-        let mut flipped = bytes.clone();
-        let mid = bytes.len() / 2;
-        flipped[mid] ^= 0x40;
-        assert!(matches!(
-            Model::from_bytes(&flipped),
-            Err(ModelError::Checksum)
-        ));
-        let mut future = bytes.clone();
-        future[8] = 99;
-        assert!(matches!(
-            Model::from_bytes(&future),
-            Err(ModelError::Format { found: 99 })
+            Err(ModelError::Frame(FrameError::Truncated { .. }))
         ));
 
         let mut old = model.clone();

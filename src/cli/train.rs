@@ -1,0 +1,53 @@
+//! `kotra-ai train`: starts or resumes a self-play training run.
+
+use crate::train::{TrainConfig, TrainOptions, train};
+use anyhow::Context;
+use std::path::PathBuf;
+
+pub struct TrainArgs {
+    pub config: Option<PathBuf>,
+    pub out: PathBuf,
+    pub resume: bool,
+    pub games: Option<u64>,
+    pub dev_set: Option<PathBuf>,
+    pub quiet: bool,
+}
+
+pub fn run(args: TrainArgs) -> anyhow::Result<()> {
+    let mut config = match &args.config {
+        Some(path) => TrainConfig::load(path)?,
+        None => TrainConfig::default(),
+    };
+    if let Some(games) = args.games {
+        config.games = games;
+    }
+    config.validate()?;
+    let dev_set = args.dev_set.or_else(|| {
+        let default = PathBuf::from(DEFAULT_DEV_SET);
+        default.exists().then_some(default)
+    });
+    let opts = TrainOptions {
+        config,
+        out_dir: args.out.clone(),
+        resume: args.resume,
+        dev_set,
+        progress: !args.quiet,
+    };
+    let done = train(&opts).context("training")?;
+    println!(
+        "trained {} games in {:.0} s; model: {}",
+        done.games_played,
+        done.seconds,
+        args.out.join(crate::train::MODEL_FILE).display()
+    );
+    if let Some(p) = done.curve.last() {
+        println!(
+            "last measurement: vs PubEval {:+.3} ± {:.3} ppg, dev-set error {:.2} mp",
+            p.ppg_pubeval, p.se_pubeval, p.dev_mp
+        );
+    }
+    Ok(())
+}
+
+/// The oracle's dev set as copied into this repository.
+pub const DEFAULT_DEV_SET: &str = "tests/data/dev-moves.jsonl";

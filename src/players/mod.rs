@@ -1,0 +1,102 @@
+//! Who chooses the moves in a duel or a training measurement: our network
+//! at some ply, PubEval, or a random mover, all behind one trait.
+
+pub mod duel;
+
+pub use duel::{DuelResult, duel};
+
+use crate::backgammon::{MoveList, Position};
+use crate::eval::{Evaluator, Model, ModelError, pubeval};
+use rand::RngExt;
+use rand::rngs::SmallRng;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Something that picks one of the legal moves.
+pub trait Player: Sync {
+    /// The index in `list` (never empty) of the move to play from `pos`.
+    fn choose(&self, pos: &Position, list: &MoveList, rng: &mut SmallRng) -> usize;
+}
+
+/// Our network, choosing by cubeless equity at a fixed ply.
+pub struct NetPlayer {
+    pub eval: Arc<Evaluator>,
+    pub ply: u8,
+}
+
+impl Player for NetPlayer {
+    fn choose(&self, _pos: &Position, list: &MoveList, _rng: &mut SmallRng) -> usize {
+        crate::search::best_index(&self.eval, list, self.ply)
+    }
+}
+
+/// Tesauro's PubEval: highest linear score.
+pub struct PubEvalPlayer;
+
+impl Player for PubEvalPlayer {
+    fn choose(&self, pos: &Position, list: &MoveList, _rng: &mut SmallRng) -> usize {
+        let race = !pos.has_contact();
+        let mut best = (0, f32::NEG_INFINITY);
+        for (i, c) in list.iter().enumerate() {
+            let s = pubeval::score(&c.position, race);
+            if s > best.1 {
+                best = (i, s);
+            }
+        }
+        best.0
+    }
+}
+
+/// Uniformly random among the distinct legal moves.
+pub struct RandomPlayer;
+
+impl Player for RandomPlayer {
+    fn choose(&self, _pos: &Position, list: &MoveList, rng: &mut SmallRng) -> usize {
+        rng.random_range(0..list.len())
+    }
+}
+
+/// Why a player description cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerError {
+    #[error(
+        "unknown player '{0}' (expected net, net:PATH, pubeval or random, optionally with @PLY for nets)"
+    )]
+    Unknown(String),
+    #[error("bad ply in '{0}' (expected @0 to @3)")]
+    Ply(String),
+    #[error(transparent)]
+    Model(#[from] ModelError),
+}
+
+/// Parses `net`, `net@1`, `net:PATH`, `net:PATH@2`, `pubeval`, `random`;
+/// `shipped` supplies the default network.
+pub fn parse_player(
+    spec: &str,
+    shipped: impl FnOnce() -> Result<Model, ModelError>,
+) -> Result<Box<dyn Player>, PlayerError> {
+    match spec {
+        "pubeval" => return Ok(Box::new(PubEvalPlayer)),
+        "random" => return Ok(Box::new(RandomPlayer)),
+        _ => {}
+    }
+    let Some(rest) = spec.strip_prefix("net") else {
+        return Err(PlayerError::Unknown(spec.into()));
+    };
+    let (rest, ply) = match rest.rsplit_once('@') {
+        Some((r, p)) => match p.parse::<u8>() {
+            Ok(n) if n <= 3 => (r, n),
+            _ => return Err(PlayerError::Ply(spec.into())),
+        },
+        None => (rest, 0),
+    };
+    let model = match rest {
+        "" => shipped()?,
+        path if path.starts_with(':') && path.len() > 1 => Model::load(Path::new(&path[1..]))?,
+        _ => return Err(PlayerError::Unknown(spec.into())),
+    };
+    Ok(Box::new(NetPlayer {
+        eval: Arc::new(Evaluator::new(model)),
+        ply,
+    }))
+}

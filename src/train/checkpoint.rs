@@ -1,0 +1,80 @@
+//! Everything needed to continue a training run, in one framed file
+//! written atomically after every step: config, counters, weights, the
+//! burn networks and their Adam moments, the previous measured model and
+//! the learning curve. Random numbers are derived from the seed and the
+//! step number, so the counters are the generator state.
+
+use super::config::TrainConfig;
+use super::curve::CurvePoint;
+use super::learner::LearnerState;
+use crate::eval::Model;
+use crate::framed_file::{FrameError, FrameKind, frame, unframe};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+const KIND: FrameKind = FrameKind {
+    name: "kotra-ai checkpoint",
+    magic: b"KOTRACKP",
+    version: 1,
+};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Checkpoint {
+    pub config: TrainConfig,
+    pub step: u64,
+    pub games_played: u64,
+    /// Training wall time so far, across resumes.
+    pub seconds: f64,
+    pub model: Model,
+    pub contact: LearnerState,
+    pub race: LearnerState,
+    /// The model at the last measurement, the opponent for the next one.
+    pub previous: Option<Model>,
+    pub curve: Vec<CurvePoint>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    #[error("cannot read checkpoint {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write checkpoint {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Frame(#[from] FrameError),
+    #[error("checkpoint payload cannot be decoded: {0}")]
+    Decode(String),
+}
+
+impl Checkpoint {
+    pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
+        let payload = bincode::serde::encode_to_vec(self, bincode::config::standard())
+            .expect("a checkpoint always serialises");
+        crate::atomic_file::write(path, &frame(&KIND, &payload)).map_err(|source| {
+            CheckpointError::Write {
+                path: path.to_owned(),
+                source,
+            }
+        })
+    }
+
+    pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
+        let bytes = std::fs::read(path).map_err(|source| CheckpointError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        let payload = unframe(&KIND, &bytes)?;
+        let (c, _): (Checkpoint, usize) =
+            bincode::serde::decode_from_slice(payload, bincode::config::standard())
+                .map_err(|e| CheckpointError::Decode(e.to_string()))?;
+        c.model
+            .validate()
+            .map_err(|e| CheckpointError::Decode(e.to_string()))?;
+        Ok(c)
+    }
+}

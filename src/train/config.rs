@@ -1,0 +1,110 @@
+//! Everything that defines a training run. A config file in training/
+//! plus its seed reproduces a shipped network exactly (given the time).
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TrainConfig {
+    /// Seeds the initial weights and every game; per-step seeds derive from it.
+    pub seed: u64,
+    /// Hidden units of the contact network (a multiple of 8).
+    pub contact_hidden: usize,
+    /// Hidden units of the race network.
+    pub race_hidden: usize,
+    /// Self-play games in the whole run.
+    pub games: u64,
+    /// Games played in parallel with fixed weights before each round of
+    /// gradient steps.
+    pub games_per_step: u64,
+    /// TD(λ): how far back the outcome reaches; 0 = pure bootstrapping.
+    pub lambda: f32,
+    /// Adam's learning rate.
+    pub learning_rate: f64,
+    /// Minibatch size.
+    pub batch_size: usize,
+    /// Passes over each step's positions.
+    pub epochs: usize,
+    /// Chance of playing a random legal move instead of the best one.
+    pub exploration: f32,
+    /// Games between strength measurements (rounded to whole steps).
+    pub measure_every: u64,
+    /// Games per measurement against PubEval and the previous checkpoint.
+    pub measure_games: u64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            seed: 1,
+            contact_hidden: 128,
+            race_hidden: 64,
+            games: 200_000,
+            games_per_step: 200,
+            lambda: 0.7,
+            learning_rate: 1e-3,
+            batch_size: 128,
+            epochs: 1,
+            exploration: 0.0,
+            measure_every: 10_000,
+            measure_games: 1_000,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config {path}: {source}")]
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("config {path}: {message}")]
+    Parse {
+        path: std::path::PathBuf,
+        message: String,
+    },
+    #[error("config: {0}")]
+    Invalid(String),
+}
+
+impl TrainConfig {
+    pub fn load(path: &std::path::Path) -> Result<TrainConfig, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        let config: TrainConfig = serde_json::from_str(&text).map_err(|e| ConfigError::Parse {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let hidden_ok =
+            |h: usize| h > 0 && h <= crate::eval::network::MAX_HIDDEN && h.is_multiple_of(8);
+        if !hidden_ok(self.contact_hidden) || !hidden_ok(self.race_hidden) {
+            return Err(ConfigError::Invalid(
+                "hidden sizes must be multiples of 8 up to 512".into(),
+            ));
+        }
+        if self.games_per_step == 0 || self.batch_size == 0 || self.epochs == 0 {
+            return Err(ConfigError::Invalid(
+                "games_per_step, batch_size and epochs must be positive".into(),
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.lambda) || !(0.0..=1.0).contains(&self.exploration) {
+            return Err(ConfigError::Invalid(
+                "lambda and exploration lie in [0, 1]".into(),
+            ));
+        }
+        if self.learning_rate.is_nan() || self.learning_rate <= 0.0 {
+            return Err(ConfigError::Invalid(
+                "learning_rate must be positive".into(),
+            ));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,95 @@
+//! The oracle's development set of checker-play decisions: every legal
+//! move with GNU Backgammon's 2-ply equity. Used only to measure (the
+//! error of our choice in millipoints), never to train.
+
+use crate::backgammon::Position;
+use crate::eval::Evaluator;
+use crate::notation::position_id;
+use std::path::Path;
+
+/// One decision: the legal moves as after-positions (mover's view) with
+/// gnubg's equity of each.
+pub struct DevDecision {
+    pub id: String,
+    pub label: String,
+    pub moves: Vec<(Position, f64)>,
+    pub best_eq: f64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DevSetError {
+    #[error("cannot read dev set {path}: {source}")]
+    Read {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("dev set line {line}: {message}")]
+    Line { line: usize, message: String },
+}
+
+pub struct DevSet {
+    pub decisions: Vec<DevDecision>,
+}
+
+impl DevSet {
+    pub fn load(path: &Path) -> Result<DevSet, DevSetError> {
+        let text = std::fs::read_to_string(path).map_err(|source| DevSetError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        let mut decisions = Vec::new();
+        for (i, line) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let bad = |message: String| DevSetError::Line {
+                line: i + 1,
+                message,
+            };
+            let v: serde_json::Value =
+                serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+            let moves = v["moves"]
+                .as_array()
+                .ok_or_else(|| bad("no moves".into()))?
+                .iter()
+                .map(|m| {
+                    let id = m["after_id"].as_str().ok_or("no after_id")?;
+                    let pos = position_id::decode(id).map_err(|_| "bad after_id")?;
+                    let eq = m["eq"].as_f64().ok_or("no eq")?;
+                    Ok((pos, eq))
+                })
+                .collect::<Result<Vec<_>, &str>>()
+                .map_err(|e| bad(e.into()))?;
+            let best_eq = moves.iter().map(|m| m.1).fold(f64::NEG_INFINITY, f64::max);
+            decisions.push(DevDecision {
+                id: v["id"].as_str().unwrap_or("").into(),
+                label: v["label"].as_str().unwrap_or("").into(),
+                moves,
+                best_eq,
+            });
+        }
+        Ok(DevSet { decisions })
+    }
+
+    /// Mean error of the evaluator's 0-ply choice in millipoints per
+    /// decision, as ../shared/oracle/score.py counts it.
+    pub fn mean_error_mp(&self, eval: &Evaluator) -> f64 {
+        use rayon::prelude::*;
+        let total: f64 = self
+            .decisions
+            .par_iter()
+            .map(|d| {
+                let mut best = (f32::NEG_INFINITY, 0.0);
+                for &(pos, eq) in &d.moves {
+                    let e = eval.after_move(&pos).equity();
+                    if e > best.0 {
+                        best = (e, eq);
+                    }
+                }
+                (d.best_eq - best.1) * 1000.0
+            })
+            .sum();
+        total / self.decisions.len().max(1) as f64
+    }
+}

@@ -1,0 +1,263 @@
+//! Gradient steps with burn: each network of the model has a trainable twin
+//! (autodiff on the flex CPU backend) and an Adam optimizer. After a round
+//! of steps the weights are copied back into the fast inference layout.
+
+use crate::eval::encoding::encode;
+use crate::eval::network::{Mlp, OUTPUTS};
+use crate::eval::{Model, NetKind};
+use crate::train::selfplay::Sample;
+use burn::module::{Module, Param};
+use burn::nn::Linear;
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::store::ModuleRecord;
+use burn::tensor::activation::sigmoid;
+use burn::tensor::{Bytes, Device, Tensor, TensorData};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+
+/// The burn twin of [`Mlp`]: same layers, same sigmoid units.
+#[derive(Module, Debug)]
+pub struct TrainableMlp {
+    hidden: Linear,
+    output: Linear,
+}
+
+fn linear(weights: Vec<f32>, bias: Vec<f32>, d_in: usize, d_out: usize, device: &Device) -> Linear {
+    Linear {
+        weight: Param::from_data(TensorData::new(weights, [d_in, d_out]), device),
+        bias: Some(Param::from_data(TensorData::new(bias, [d_out]), device)),
+    }
+}
+
+fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+    t.into_data()
+        .try_to_vec::<f32>()
+        .expect("parameters are f32")
+}
+
+impl TrainableMlp {
+    pub fn from_mlp(m: &Mlp, device: &Device) -> TrainableMlp {
+        // Our output layer is [outputs][hidden]; burn wants [hidden][outputs].
+        let mut w2 = vec![0f32; m.hidden * OUTPUTS];
+        for o in 0..OUTPUTS {
+            for h in 0..m.hidden {
+                w2[h * OUTPUTS + o] = m.w2[o * m.hidden + h];
+            }
+        }
+        TrainableMlp {
+            hidden: linear(m.w1.clone(), m.b1.clone(), m.inputs, m.hidden, device),
+            output: linear(w2, m.b2.to_vec(), m.hidden, OUTPUTS, device),
+        }
+    }
+
+    pub fn to_mlp(&self) -> Mlp {
+        let w1 = values(self.hidden.weight.val());
+        let [inputs, hidden] = self.hidden.weight.val().dims();
+        let b1 = values(self.hidden.bias.as_ref().expect("bias").val());
+        let w2t = values(self.output.weight.val());
+        let b2v = values(self.output.bias.as_ref().expect("bias").val());
+        let mut w2 = vec![0f32; OUTPUTS * hidden];
+        for h in 0..hidden {
+            for o in 0..OUTPUTS {
+                w2[o * hidden + h] = w2t[h * OUTPUTS + o];
+            }
+        }
+        let mut b2 = [0f32; OUTPUTS];
+        b2.copy_from_slice(&b2v);
+        Mlp {
+            inputs,
+            hidden,
+            w1,
+            b1,
+            w2,
+            b2,
+        }
+    }
+
+    pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
+        sigmoid(self.output.forward(sigmoid(self.hidden.forward(x))))
+    }
+}
+
+/// One network being trained: its twin and its optimizer state.
+pub struct NetLearner {
+    kind: NetKind,
+    net: TrainableMlp,
+    optim: ModuleOptimizer,
+    device: Device,
+}
+
+/// Serialised learner state, for checkpoints.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct LearnerState {
+    pub module: Vec<u8>,
+    pub optimizer: Vec<u8>,
+}
+
+impl NetLearner {
+    pub fn new(kind: NetKind, weights: &Mlp) -> NetLearner {
+        let device = Device::flex().autodiff();
+        NetLearner {
+            kind,
+            net: TrainableMlp::from_mlp(weights, &device),
+            optim: AdamConfig::new().init(),
+            device,
+        }
+    }
+
+    /// A learner restored from a checkpoint, optimizer moments included.
+    pub fn restore(
+        kind: NetKind,
+        weights: &Mlp,
+        state: &LearnerState,
+    ) -> Result<NetLearner, String> {
+        let mut learner = NetLearner::new(kind, weights);
+        let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(state.module.clone()))
+            .map_err(|e| format!("network state: {e:?}"))?;
+        learner.net = learner.net.load_record(record);
+        learner.optim = AdamConfig::new()
+            .init()
+            .from_bytes(Bytes::from_bytes_vec(state.optimizer.clone()))
+            .map_err(|e| format!("optimizer state: {e:?}"))?;
+        Ok(learner)
+    }
+
+    pub fn state(&self) -> LearnerState {
+        LearnerState {
+            module: self
+                .net
+                .clone()
+                .into_record()
+                .into_bytes()
+                .expect("a record serialises")
+                .to_vec(),
+            optimizer: self
+                .optim
+                .into_bytes()
+                .expect("optimizer state serialises")
+                .to_vec(),
+        }
+    }
+
+    pub fn weights(&self) -> Mlp {
+        self.net.to_mlp()
+    }
+
+    /// Minibatch Adam steps on the mean squared error over `samples` of this
+    /// learner's kind; returns the mean loss.
+    pub fn train(
+        &mut self,
+        samples: &[Sample],
+        batch: usize,
+        epochs: usize,
+        lr: f64,
+        seed: u64,
+    ) -> Option<f64> {
+        let mut mine: Vec<&Sample> = samples.iter().filter(|s| s.kind == self.kind).collect();
+        if mine.is_empty() {
+            return None;
+        }
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let n_in = self.kind.inputs();
+        let (mut loss_sum, mut batches) = (0f64, 0usize);
+        for _ in 0..epochs {
+            mine.shuffle(&mut rng);
+            for chunk in mine.chunks(batch) {
+                let mut x = vec![0f32; chunk.len() * n_in];
+                let mut t = Vec::with_capacity(chunk.len() * OUTPUTS);
+                for (s, row) in chunk.iter().zip(x.chunks_exact_mut(n_in)) {
+                    encode(&s.position, self.kind, row);
+                    t.extend_from_slice(&s.target.0);
+                }
+                let x =
+                    Tensor::<2>::from_data(TensorData::new(x, [chunk.len(), n_in]), &self.device);
+                let t = Tensor::<2>::from_data(
+                    TensorData::new(t, [chunk.len(), OUTPUTS]),
+                    &self.device,
+                );
+                let y = self.net.forward(x);
+                let loss = (y - t).powf_scalar(2.0).mean();
+                loss_sum += loss.clone().into_scalar::<f32>() as f64;
+                batches += 1;
+                let grads = GradientsParams::from_grads(loss.backward(), &self.net);
+                self.net = self.optim.step(lr, self.net.clone(), grads);
+            }
+        }
+        Some(loss_sum / batches as f64)
+    }
+}
+
+/// Both networks' learners.
+pub struct Learners {
+    pub contact: NetLearner,
+    pub race: NetLearner,
+}
+
+impl Learners {
+    pub fn new(model: &Model) -> Learners {
+        Learners {
+            contact: NetLearner::new(NetKind::Contact, &model.contact),
+            race: NetLearner::new(NetKind::Race, &model.race),
+        }
+    }
+
+    /// Writes the trained weights back into `model`.
+    pub fn export(&self, model: &mut Model) {
+        model.contact = self.contact.weights();
+        model.race = self.race.weights();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backgammon::Position;
+    use crate::eval::{Evaluator, Probs};
+
+    #[test]
+    fn burn_twin_agrees_with_the_fast_path() {
+        let model = Model::random(16, 8, 11);
+        let learner = NetLearner::new(NetKind::Contact, &model.contact);
+        assert_eq!(
+            learner.weights(),
+            model.contact,
+            "weights survive the round trip"
+        );
+        let pos = Position::starting();
+        let mut x = vec![0f32; NetKind::Contact.inputs()];
+        encode(&pos, NetKind::Contact, &mut x);
+        let device = Device::flex();
+        let twin = TrainableMlp::from_mlp(&model.contact, &device);
+        let y = values(twin.forward(Tensor::<2>::from_data(
+            TensorData::new(x.clone(), [1, x.len()]),
+            &device,
+        )));
+        let fast = model.contact.forward(&x);
+        for (a, b) in y.iter().zip(fast) {
+            assert!((a - b).abs() < 1e-5, "{y:?} vs {fast:?}");
+        }
+    }
+
+    #[test]
+    fn steps_reduce_the_loss_and_state_restores() {
+        let model = Model::random(16, 8, 12);
+        let mut learner = NetLearner::new(NetKind::Contact, &model.contact);
+        let eval = Evaluator::new(model.clone());
+        let _ = eval;
+        let samples: Vec<Sample> = (0..64)
+            .map(|_| Sample {
+                position: Position::starting(),
+                kind: NetKind::Contact,
+                target: Probs([0.9, 0.3, 0.05, 0.02, 0.0]),
+            })
+            .collect();
+        let first = learner.train(&samples, 16, 1, 1e-2, 1).unwrap();
+        let state = learner.state();
+        let later = learner.train(&samples, 16, 3, 1e-2, 2).unwrap();
+        assert!(later < first, "loss {first} -> {later}");
+        let mut restored =
+            NetLearner::restore(NetKind::Contact, &learner.weights(), &state).unwrap();
+        assert!(restored.train(&samples, 16, 1, 1e-2, 3).is_some());
+    }
+}

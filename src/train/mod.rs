@@ -1,0 +1,261 @@
+//! `kotra-ai train`: TD(λ) self-play on all cores with rayon, gradient
+//! steps with burn, atomic checkpoints after every step, and regular
+//! strength measurements (against PubEval, against the previous
+//! measurement's network, and on the oracle's dev set).
+//!
+//! One step: the current weights play `games_per_step` games against
+//! themselves; each position rolled from gets its λ-return as target; Adam
+//! makes `epochs` passes over those samples; the new weights go back into
+//! the fast inference path for the next step.
+
+pub mod checkpoint;
+pub mod config;
+pub mod curve;
+pub mod dev_set;
+pub mod learner;
+pub mod selfplay;
+
+use crate::eval::{Evaluator, Model};
+use crate::players::duel::splitmix;
+use crate::players::{DuelResult, NetPlayer, PubEvalPlayer, duel};
+use checkpoint::{Checkpoint, CheckpointError};
+pub use config::TrainConfig;
+use curve::CurvePoint;
+use dev_set::DevSet;
+use learner::{Learners, NetLearner};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// File names inside a run's output folder.
+pub const CHECKPOINT_FILE: &str = "checkpoint.bin";
+pub const MODEL_FILE: &str = "model.net";
+
+pub struct TrainOptions {
+    pub config: TrainConfig,
+    pub out_dir: PathBuf,
+    pub resume: bool,
+    pub dev_set: Option<PathBuf>,
+    pub progress: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    #[error(transparent)]
+    DevSet(#[from] dev_set::DevSetError),
+    #[error(
+        "{0} already holds a checkpoint: pass --resume to continue it, or choose another --out"
+    )]
+    Exists(PathBuf),
+    #[error("nothing to resume: {0} does not exist")]
+    NothingToResume(PathBuf),
+    #[error(
+        "checkpoint was made with a different config; resume uses the checkpoint's own config ({0})"
+    )]
+    ConfigMismatch(String),
+    #[error("{0}")]
+    Restore(String),
+    #[error("cannot write {path}: {source}")]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// Runs (or continues) training until `config.games` games are played.
+pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
+    let ckpt_path = opts.out_dir.join(CHECKPOINT_FILE);
+    let dev = opts.dev_set.as_deref().map(DevSet::load).transpose()?;
+    let (mut state, mut learners) = if opts.resume {
+        if !ckpt_path.exists() {
+            return Err(TrainError::NothingToResume(ckpt_path));
+        }
+        let c = Checkpoint::load(&ckpt_path)?;
+        if c.config.games != opts.config.games {
+            // Only the length of a run may change on resume.
+            let mut same = c.config.clone();
+            same.games = opts.config.games;
+            if same != opts.config {
+                return Err(TrainError::ConfigMismatch(ckpt_path.display().to_string()));
+            }
+        }
+        let learners = Learners {
+            contact: NetLearner::restore(
+                crate::eval::NetKind::Contact,
+                &c.model.contact,
+                &c.contact,
+            )
+            .map_err(TrainError::Restore)?,
+            race: NetLearner::restore(crate::eval::NetKind::Race, &c.model.race, &c.race)
+                .map_err(TrainError::Restore)?,
+        };
+        let mut c = c;
+        c.config.games = opts.config.games;
+        (c, learners)
+    } else {
+        if ckpt_path.exists() {
+            return Err(TrainError::Exists(opts.out_dir.clone()));
+        }
+        let cfg = &opts.config;
+        let mut model = Model::random(cfg.contact_hidden, cfg.race_hidden, cfg.seed);
+        model.meta.description = format!("kotra-ai TD(λ) self-play, config seed {}", cfg.seed);
+        let learners = Learners::new(&model);
+        let c = Checkpoint {
+            config: cfg.clone(),
+            step: 0,
+            games_played: 0,
+            seconds: 0.0,
+            previous: Some(model.clone()),
+            contact: learners.contact.state(),
+            race: learners.race.state(),
+            model,
+            curve: Vec::new(),
+        };
+        (c, learners)
+    };
+    let cfg = state.config.clone();
+    let bar = progress_bar(opts.progress, cfg.games, state.games_played);
+    let started = Instant::now();
+    let base_seconds = state.seconds;
+    let mut last_loss = (f64::NAN, f64::NAN);
+    while state.games_played < cfg.games {
+        let games = cfg.games_per_step.min(cfg.games - state.games_played);
+        let step_seed = splitmix(cfg.seed ^ splitmix(state.step.wrapping_add(1 << 40)));
+        let eval = Evaluator::new(state.model.clone());
+        let t0 = Instant::now();
+        let samples = selfplay::play_games(&eval, games, step_seed, cfg.lambda, cfg.exploration);
+        let t1 = Instant::now();
+        let lc = learners.contact.train(
+            &samples,
+            cfg.batch_size,
+            cfg.epochs,
+            cfg.learning_rate,
+            step_seed ^ 1,
+        );
+        let lr = learners.race.train(
+            &samples,
+            cfg.batch_size,
+            cfg.epochs,
+            cfg.learning_rate,
+            step_seed ^ 2,
+        );
+        last_loss = (lc.unwrap_or(last_loss.0), lr.unwrap_or(last_loss.1));
+        if std::env::var_os("KOTRA_TRAIN_TIMING").is_some() {
+            eprintln!(
+                "step {}: {} samples, play {:.2} s, learn {:.2} s",
+                state.step,
+                samples.len(),
+                (t1 - t0).as_secs_f64(),
+                t1.elapsed().as_secs_f64()
+            );
+        }
+        learners.export(&mut state.model);
+        let before = state.games_played;
+        state.games_played += games;
+        state.step += 1;
+        state.model.meta.games_trained = state.games_played;
+        state.seconds = base_seconds + started.elapsed().as_secs_f64();
+        state.contact = learners.contact.state();
+        state.race = learners.race.state();
+        let crossed = before / cfg.measure_every != state.games_played / cfg.measure_every;
+        if crossed || state.games_played == cfg.games {
+            let point = measure(&state, dev.as_ref(), last_loss);
+            let line = format!(
+                "{} games: vs PubEval {:+.3} ± {:.3} ppg, vs previous {:+.3} ± {:.3}, dev {:.2} mp, loss {:.4}/{:.4}",
+                point.games,
+                point.ppg_pubeval,
+                point.se_pubeval,
+                point.ppg_previous,
+                point.se_previous,
+                point.dev_mp,
+                point.loss_contact,
+                point.loss_race
+            );
+            bar.suspend(|| eprintln!("{line}"));
+            bar.set_message(format!(
+                "PubEval {:+.3} ppg, dev {:.2} mp",
+                point.ppg_pubeval, point.dev_mp
+            ));
+            state.curve.push(point);
+            state.previous = Some(state.model.clone());
+            curve::write(&opts.out_dir, &state.curve).map_err(|source| TrainError::Write {
+                path: opts.out_dir.clone(),
+                source,
+            })?;
+        }
+        state.save_all(&opts.out_dir)?;
+        bar.set_position(state.games_played);
+        bar.set_prefix(format!("loss {:.4}", last_loss.0));
+    }
+    bar.finish();
+    Ok(state)
+}
+
+impl Checkpoint {
+    /// The checkpoint, then the plain model file beside it.
+    fn save_all(&self, dir: &Path) -> Result<(), TrainError> {
+        self.save(&dir.join(CHECKPOINT_FILE))?;
+        self.model
+            .save(&dir.join(MODEL_FILE))
+            .map_err(|e| TrainError::Write {
+                path: dir.join(MODEL_FILE),
+                source: std::io::Error::other(e.to_string()),
+            })
+    }
+}
+
+/// Strength of the current model: mirrored duels against PubEval and the
+/// previous measurement's model, and the dev-set error.
+fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: (f64, f64)) -> CurvePoint {
+    let cfg = &state.config;
+    let eval = Arc::new(Evaluator::new(state.model.clone()));
+    let me = NetPlayer {
+        eval: eval.clone(),
+        ply: 0,
+    };
+    let seed = splitmix(cfg.seed ^ state.games_played);
+    let vs_pubeval = duel(&me, &PubEvalPlayer, cfg.measure_games, seed);
+    let vs_previous = match &state.previous {
+        Some(prev) => {
+            let prev = NetPlayer {
+                eval: Arc::new(Evaluator::new(prev.clone())),
+                ply: 0,
+            };
+            duel(&me, &prev, cfg.measure_games, seed ^ 7)
+        }
+        None => DuelResult {
+            games: 0,
+            ppg: f64::NAN,
+            se: f64::NAN,
+        },
+    };
+    CurvePoint {
+        games: state.games_played,
+        seconds: state.seconds,
+        loss_contact: loss.0,
+        loss_race: loss.1,
+        ppg_pubeval: vs_pubeval.ppg,
+        se_pubeval: vs_pubeval.se,
+        ppg_previous: vs_previous.ppg,
+        se_previous: vs_previous.se,
+        dev_mp: dev.map_or(f64::NAN, |d| d.mean_error_mp(&eval)),
+    }
+}
+
+fn progress_bar(visible: bool, total: u64, done: u64) -> indicatif::ProgressBar {
+    if !visible {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games ({per_sec}, eta {eta}) {prefix} {msg}",
+        )
+        .expect("template is valid")
+        .progress_chars("=> "),
+    );
+    bar.set_position(done);
+    bar
+}

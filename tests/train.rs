@@ -1,0 +1,151 @@
+//! `kotra-ai train` end to end on a tiny network: outputs, refusal to
+//! overwrite, resume, survival of `kill -9`, and damaged checkpoints.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn kotra() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
+}
+
+fn run(args: &[&str]) -> Output {
+    kotra().args(args).output().unwrap()
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn tiny_config(dir: &Path, games: u64) -> PathBuf {
+    let path = dir.join("tiny.json");
+    std::fs::write(
+        &path,
+        format!(
+            r#"{{"seed": 5, "contact_hidden": 8, "race_hidden": 8, "games": {games},
+                "games_per_step": 20, "measure_every": 20, "measure_games": 10}}"#
+        ),
+    )
+    .unwrap();
+    path
+}
+
+fn train(config: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "train",
+        "--config",
+        config.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+        "--dev-set",
+        "tests/data/dev-moves.jsonl",
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+#[test]
+fn trains_measures_and_resumes() {
+    let dir = scratch_dir("train-resume");
+    let config = tiny_config(&dir, 40);
+    let out = dir.join("run");
+    let o = train(&config, &out, &[]);
+    assert!(o.status.success(), "{o:?}");
+    for f in ["checkpoint.bin", "model.net", "curve.csv", "curve.png"] {
+        assert!(out.join(f).exists(), "{f} missing");
+    }
+    let csv = std::fs::read_to_string(out.join("curve.csv")).unwrap();
+    assert_eq!(
+        csv.lines().count(),
+        3,
+        "header and two measurements:\n{csv}"
+    );
+    assert!(csv.lines().nth(2).unwrap().starts_with("40,"), "{csv}");
+
+    // The model it wrote is a working model.
+    let o = run(&[
+        "analyze",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "31",
+        "--json",
+        "--model",
+        out.join("model.net").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+
+    // A second start over the same folder is refused; --resume continues.
+    let o = train(&config, &out, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--resume"));
+    let o = train(&config, &out, &["--resume", "--games", "60"]);
+    assert!(o.status.success(), "{o:?}");
+    let csv = std::fs::read_to_string(out.join("curve.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("trained 60 games"));
+}
+
+#[test]
+fn resume_without_a_checkpoint_or_from_a_damaged_one_fails_cleanly() {
+    let dir = scratch_dir("train-damaged");
+    let config = tiny_config(&dir, 20);
+    let out = dir.join("run");
+    let o = train(&config, &out, &["--resume"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("nothing to resume"));
+    assert!(train(&config, &out, &[]).status.success());
+    let ckpt = out.join("checkpoint.bin");
+    let mut bytes = std::fs::read(&ckpt).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0xff;
+    std::fs::write(&ckpt, &bytes).unwrap();
+    let o = train(&config, &out, &["--resume", "--games", "40"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("corrupt") && err.trim_end().lines().count() == 1,
+        "{err}"
+    );
+}
+
+#[test]
+fn a_run_killed_at_any_moment_resumes() {
+    let dir = scratch_dir("train-kill");
+    let config = tiny_config(&dir, 1_000_000);
+    let out = dir.join("run");
+    let mut child = kotra()
+        .args([
+            "train",
+            "--config",
+            config.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !out.join("checkpoint.bin").exists() && started.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Let it write a few more checkpoints, then kill it mid-step.
+    std::thread::sleep(Duration::from_millis(700));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    // Whatever it was doing, the checkpoint on disk is whole and resumes.
+    let o = train(&config, &out, &["--resume", "--games", "1"]);
+    assert!(o.status.success(), "{o:?}");
+    let leftovers: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp-"))
+        .collect();
+    assert!(
+        leftovers.len() <= 2,
+        "at most the files in flight are left over"
+    );
+}
