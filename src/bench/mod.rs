@@ -1,3 +1,4 @@
 //! Speed measurements shared by `kotra-ai bench` and the criterion benches.
 
+pub mod eval;
 pub mod movegen;

@@ -1,6 +1,24 @@
 use crate::bench::movegen::{Class, PositionSet, RollKind, measure};
 use anyhow::Context;
 
+/// Network evaluation and 0-ply move-choice speed with the shipped model.
+pub fn eval(seconds: f64) -> anyhow::Result<()> {
+    let set = PositionSet::builtin();
+    let eval = crate::eval::Evaluator::new(crate::eval::shipped_model()?);
+    println!(
+        "evaluation speed, shipped network, 1 thread ({} contact, {} race positions)",
+        set.contact.len(),
+        set.race.len()
+    );
+    for m in crate::bench::eval::measure(&eval, &set.contact, &set.race, seconds) {
+        println!(
+            "{:<28} {:>12.0} /s {:>10.1} ns each",
+            m.what, m.per_second, m.ns_each
+        );
+    }
+    Ok(())
+}
+
 pub fn movegen(positions: Option<&std::path::Path>, seconds: f64) -> anyhow::Result<()> {
     let set = match positions {
         Some(path) => {

@@ -5,6 +5,7 @@ mod analyze;
 mod bench;
 mod duel;
 mod moves;
+mod score;
 mod show;
 mod train;
 
@@ -97,6 +98,20 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Mean move error on decisions labelled by gnubg (dev-moves format), by phase.
+    Score {
+        /// The decisions (e.g. tests/data/dev-moves.jsonl).
+        #[arg(long, default_value = "tests/data/dev-moves.jsonl")]
+        set: std::path::PathBuf,
+        /// Another model file instead of the shipped network.
+        #[arg(long)]
+        model: Option<std::path::PathBuf>,
+        #[arg(long, default_value_t = 0)]
+        ply: u8,
+        /// Print {"decisions":N,"ply":P,"mean_mp":x,"by_label":{..}}.
+        #[arg(long)]
+        json: bool,
+    },
     /// Measure speed.
     Bench {
         #[command(subcommand)]
@@ -106,6 +121,12 @@ pub enum Command {
 
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
+    /// Network evaluations and 0-ply move choices per second (shipped network).
+    Eval {
+        /// Seconds to spend on each measurement.
+        #[arg(long, default_value_t = 2.0)]
+        seconds: f64,
+    },
     /// Legal-move generation over contact and race positions × all 21 rolls.
     Movegen {
         /// Position IDs, one per line (default: the built-in set).
@@ -155,9 +176,18 @@ pub fn run(cli: Cli) -> i32 {
             seed,
             json,
         } => duel::run(&a, &b, games, seed, json),
+        Command::Score {
+            set,
+            model,
+            ply,
+            json,
+        } => score::run(&set, model.as_deref(), ply, json),
         Command::Bench {
             what: BenchCommand::Movegen { positions, seconds },
         } => bench::movegen(positions.as_deref(), seconds),
+        Command::Bench {
+            what: BenchCommand::Eval { seconds },
+        } => bench::eval(seconds),
     };
     match result {
         Ok(()) => 0,

@@ -14,20 +14,14 @@ pub struct TrainArgs {
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {
-    let mut config = match &args.config {
-        Some(path) => TrainConfig::load(path)?,
-        None => TrainConfig::default(),
-    };
-    if let Some(games) = args.games {
-        config.games = games;
-    }
-    config.validate()?;
+    let config = args.config.as_deref().map(TrainConfig::load).transpose()?;
     let dev_set = args.dev_set.or_else(|| {
         let default = PathBuf::from(DEFAULT_DEV_SET);
         default.exists().then_some(default)
     });
     let opts = TrainOptions {
         config,
+        games: args.games,
         out_dir: args.out.clone(),
         resume: args.resume,
         dev_set,

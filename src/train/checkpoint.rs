@@ -20,6 +20,9 @@ const KIND: FrameKind = FrameKind {
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Checkpoint {
+    /// Kept as JSON text inside the binary payload, so that configs can
+    /// grow fields without breaking older checkpoints.
+    #[serde(with = "json_text")]
     pub config: TrainConfig,
     pub step: u64,
     pub games_played: u64,
@@ -76,5 +79,19 @@ impl Checkpoint {
             .validate()
             .map_err(|e| CheckpointError::Decode(e.to_string()))?;
         Ok(c)
+    }
+}
+
+mod json_text {
+    use super::TrainConfig;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(c: &TrainConfig, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&serde_json::to_string(c).map_err(serde::ser::Error::custom)?)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<TrainConfig, D::Error> {
+        let text = String::deserialize(d)?;
+        serde_json::from_str(&text).map_err(serde::de::Error::custom)
     }
 }

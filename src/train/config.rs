@@ -19,8 +19,11 @@ pub struct TrainConfig {
     pub games_per_step: u64,
     /// TD(λ): how far back the outcome reaches; 0 = pure bootstrapping.
     pub lambda: f32,
-    /// Adam's learning rate.
+    /// Adam's learning rate at the start of the run.
     pub learning_rate: f64,
+    /// Learning rate at the end of the run, reached by geometric decay
+    /// (none: constant).
+    pub learning_rate_end: Option<f64>,
     /// Minibatch size.
     pub batch_size: usize,
     /// Passes over each step's positions.
@@ -43,6 +46,7 @@ impl Default for TrainConfig {
             games_per_step: 200,
             lambda: 0.7,
             learning_rate: 1e-3,
+            learning_rate_end: None,
             batch_size: 128,
             epochs: 1,
             exploration: 0.0,
@@ -82,6 +86,17 @@ impl TrainConfig {
         Ok(config)
     }
 
+    /// The learning rate after `games` of the run's games.
+    pub fn learning_rate_at(&self, games: u64) -> f64 {
+        match self.learning_rate_end {
+            None => self.learning_rate,
+            Some(end) => {
+                let progress = (games as f64 / self.games.max(1) as f64).min(1.0);
+                self.learning_rate * (end / self.learning_rate).powf(progress)
+            }
+        }
+    }
+
     pub fn validate(&self) -> Result<(), ConfigError> {
         let hidden_ok =
             |h: usize| h > 0 && h <= crate::eval::network::MAX_HIDDEN && h.is_multiple_of(8);
@@ -100,7 +115,8 @@ impl TrainConfig {
                 "lambda and exploration lie in [0, 1]".into(),
             ));
         }
-        if self.learning_rate.is_nan() || self.learning_rate <= 0.0 {
+        let positive = |lr: f64| lr.is_finite() && lr > 0.0;
+        if !positive(self.learning_rate) || !self.learning_rate_end.is_none_or(positive) {
             return Err(ConfigError::Invalid(
                 "learning_rate must be positive".into(),
             ));

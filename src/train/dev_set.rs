@@ -75,21 +75,25 @@ impl DevSet {
     /// Mean error of the evaluator's 0-ply choice in millipoints per
     /// decision, as ../shared/oracle/score.py counts it.
     pub fn mean_error_mp(&self, eval: &Evaluator) -> f64 {
+        let errors = self.errors_mp(eval, 0);
+        errors.iter().sum::<f64>() / errors.len().max(1) as f64
+    }
+
+    /// The error of the choice at `ply` on each decision, in millipoints.
+    pub fn errors_mp(&self, eval: &Evaluator, ply: u8) -> Vec<f64> {
         use rayon::prelude::*;
-        let total: f64 = self
-            .decisions
+        self.decisions
             .par_iter()
             .map(|d| {
                 let mut best = (f32::NEG_INFINITY, 0.0);
                 for &(pos, eq) in &d.moves {
-                    let e = eval.after_move(&pos).equity();
+                    let e = crate::search::after_move(eval, &pos, ply).equity();
                     if e > best.0 {
                         best = (e, eq);
                     }
                 }
                 (d.best_eq - best.1) * 1000.0
             })
-            .sum();
-        total / self.decisions.len().max(1) as f64
+            .collect()
     }
 }

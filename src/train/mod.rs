@@ -32,7 +32,11 @@ pub const CHECKPOINT_FILE: &str = "checkpoint.bin";
 pub const MODEL_FILE: &str = "model.net";
 
 pub struct TrainOptions {
-    pub config: TrainConfig,
+    /// The config of a new run; on resume, if given, it must match the
+    /// checkpoint's (except for the number of games).
+    pub config: Option<TrainConfig>,
+    /// Overrides the total number of games.
+    pub games: Option<u64>,
     pub out_dir: PathBuf,
     pub resume: bool,
     pub dev_set: Option<PathBuf>,
@@ -72,14 +76,17 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         if !ckpt_path.exists() {
             return Err(TrainError::NothingToResume(ckpt_path));
         }
-        let c = Checkpoint::load(&ckpt_path)?;
-        if c.config.games != opts.config.games {
-            // Only the length of a run may change on resume.
-            let mut same = c.config.clone();
-            same.games = opts.config.games;
-            if same != opts.config {
+        let mut c = Checkpoint::load(&ckpt_path)?;
+        if let Some(given) = &opts.config {
+            let mut same = given.clone();
+            same.games = c.config.games;
+            if same != c.config {
                 return Err(TrainError::ConfigMismatch(ckpt_path.display().to_string()));
             }
+            c.config.games = given.games;
+        }
+        if let Some(games) = opts.games {
+            c.config.games = games;
         }
         let learners = Learners {
             contact: NetLearner::restore(
@@ -91,19 +98,20 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             race: NetLearner::restore(crate::eval::NetKind::Race, &c.model.race, &c.race)
                 .map_err(TrainError::Restore)?,
         };
-        let mut c = c;
-        c.config.games = opts.config.games;
         (c, learners)
     } else {
         if ckpt_path.exists() {
             return Err(TrainError::Exists(opts.out_dir.clone()));
         }
-        let cfg = &opts.config;
+        let mut cfg = opts.config.clone().unwrap_or_default();
+        if let Some(games) = opts.games {
+            cfg.games = games;
+        }
         let mut model = Model::random(cfg.contact_hidden, cfg.race_hidden, cfg.seed);
         model.meta.description = format!("kotra-ai TD(λ) self-play, config seed {}", cfg.seed);
         let learners = Learners::new(&model);
         let c = Checkpoint {
-            config: cfg.clone(),
+            config: cfg,
             step: 0,
             games_played: 0,
             seconds: 0.0,
@@ -127,20 +135,14 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         let t0 = Instant::now();
         let samples = selfplay::play_games(&eval, games, step_seed, cfg.lambda, cfg.exploration);
         let t1 = Instant::now();
-        let lc = learners.contact.train(
-            &samples,
-            cfg.batch_size,
-            cfg.epochs,
-            cfg.learning_rate,
-            step_seed ^ 1,
-        );
-        let lr = learners.race.train(
-            &samples,
-            cfg.batch_size,
-            cfg.epochs,
-            cfg.learning_rate,
-            step_seed ^ 2,
-        );
+        let rate = cfg.learning_rate_at(state.games_played);
+        let (batch, epochs) = (cfg.batch_size, cfg.epochs);
+        let lc = learners
+            .contact
+            .train(&samples, batch, epochs, rate, step_seed ^ 1);
+        let lr = learners
+            .race
+            .train(&samples, batch, epochs, rate, step_seed ^ 2);
         last_loss = (lc.unwrap_or(last_loss.0), lr.unwrap_or(last_loss.1));
         if std::env::var_os("KOTRA_TRAIN_TIMING").is_some() {
             eprintln!(
