@@ -87,6 +87,24 @@ fn trains_measures_and_resumes() {
     let csv = std::fs::read_to_string(out.join("curve.csv")).unwrap();
     assert_eq!(csv.lines().count(), 4, "{csv}");
     assert!(String::from_utf8_lossy(&o.stdout).contains("trained 60 games"));
+
+    // A new run can start from a trained model instead of random weights.
+    let refine = dir.join("refine.json");
+    std::fs::write(
+        &refine,
+        format!(
+            r#"{{"init_model": {:?}, "games": 20, "games_per_step": 20, "measure_every": 20, "measure_games": 10}}"#,
+            out.join("model.net")
+        ),
+    )
+    .unwrap();
+    let o = train(&refine, &dir.join("refined"), &[]);
+    assert!(o.status.success(), "{o:?}");
+    let bad = dir.join("bad-init.json");
+    std::fs::write(&bad, r#"{"init_model": "/no/such/model.net"}"#).unwrap();
+    let o = train(&bad, &dir.join("bad"), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/no/such/model.net"));
 }
 
 #[test]

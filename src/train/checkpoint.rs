@@ -26,6 +26,8 @@ pub struct Checkpoint {
     pub config: TrainConfig,
     pub step: u64,
     pub games_played: u64,
+    /// Games behind the initial model (0 unless `init_model` was given).
+    pub prior_games: u64,
     /// Training wall time so far, across resumes.
     pub seconds: f64,
     pub model: Model,

@@ -8,6 +8,10 @@ use serde::{Deserialize, Serialize};
 pub struct TrainConfig {
     /// Seeds the initial weights and every game; per-step seeds derive from it.
     pub seed: u64,
+    /// Start from this model file's weights instead of random ones (the
+    /// hidden sizes are then the file's); a path relative to the working
+    /// folder, e.g. a shipped network to refine.
+    pub init_model: Option<std::path::PathBuf>,
     /// Hidden units of the contact network (a multiple of 8).
     pub contact_hidden: usize,
     /// Hidden units of the race network.
@@ -40,6 +44,7 @@ impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
             seed: 1,
+            init_model: None,
             contact_hidden: 128,
             race_hidden: 64,
             games: 200_000,

@@ -61,6 +61,8 @@ pub enum TrainError {
     ConfigMismatch(String),
     #[error("{0}")]
     Restore(String),
+    #[error("initial model: {0}")]
+    InitModel(#[from] crate::eval::ModelError),
     #[error("cannot write {path}: {source}")]
     Write {
         path: PathBuf,
@@ -107,13 +109,18 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         if let Some(games) = opts.games {
             cfg.games = games;
         }
-        let mut model = Model::random(cfg.contact_hidden, cfg.race_hidden, cfg.seed);
+        let mut model = match &cfg.init_model {
+            Some(path) => Model::load(path)?,
+            None => Model::random(cfg.contact_hidden, cfg.race_hidden, cfg.seed),
+        };
+        let games_before = model.meta.games_trained;
         model.meta.description = format!("kotra-ai TD(λ) self-play, config seed {}", cfg.seed);
         let learners = Learners::new(&model);
         let c = Checkpoint {
             config: cfg,
             step: 0,
             games_played: 0,
+            prior_games: games_before,
             seconds: 0.0,
             previous: Some(model.clone()),
             contact: learners.contact.state(),
@@ -157,7 +164,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         let before = state.games_played;
         state.games_played += games;
         state.step += 1;
-        state.model.meta.games_trained = state.games_played;
+        state.model.meta.games_trained = state.prior_games + state.games_played;
         state.seconds = base_seconds + started.elapsed().as_secs_f64();
         state.contact = learners.contact.state();
         state.race = learners.race.state();
