@@ -4,6 +4,7 @@
 mod analyze;
 mod bench;
 mod duel;
+mod model_info;
 mod moves;
 mod score;
 mod show;
@@ -112,6 +113,11 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Describe a model file: how it was trained, network sizes.
+    Model {
+        /// The model file (default: the shipped network).
+        path: Option<std::path::PathBuf>,
+    },
     /// Measure speed.
     Bench {
         #[command(subcommand)]
@@ -176,6 +182,7 @@ pub fn run(cli: Cli) -> i32 {
             seed,
             json,
         } => duel::run(&a, &b, games, seed, json),
+        Command::Model { path } => model_info::run(path.as_deref()),
         Command::Score {
             set,
             model,
