@@ -259,11 +259,11 @@ pub fn legal_moves(position: &Position, dice: Dice, out: &mut MoveList) {
     } else if position.pips[BAR] >= 2 {
         enter_two_or_more(position, hi, lo, out);
     } else {
-        // The structural path covers most contact positions; it records
-        // nothing when it does not apply or no play uses both dice.
-        let structural =
-            position.outside_home() >= 2 && mixed_without_bear_off(position, hi, lo, out);
-        if !structural {
+        // The structural path covers every position where no step can
+        // bear off: most of contact play.
+        if position.outside_home() >= 2 {
+            mixed_without_bear_off(position, hi, lo, out);
+        } else {
             mixed_reference(position, hi, lo, out);
         }
     }
@@ -345,9 +345,8 @@ fn doubles_reference(position: &Position, die: usize, depth: u8, play: Play, out
 /// Non-doubles with at most one checker on the bar and at least two checkers
 /// outside the home board (the bar counts), so no step of the turn can bear
 /// off. A checker on the bar is just a source on point 25 that every play
-/// must include. Returns false (and records nothing) when no play uses both
-/// dice; the caller then falls back to the reference path, which handles
-/// the single-die duties.
+/// must include. When no play uses both dice it lists the single steps the
+/// rules then demand (none: the turn is forfeited).
 ///
 /// A two-step play either moves two checkers independently (a "pair": `a`
 /// from `i`, `b` from `j`, both legal in the starting position) or moves one
@@ -362,7 +361,7 @@ fn doubles_reference(position: &Position, die: usize, depth: u8, play: Play, out
 ///   was recorded;
 /// - chains that hit on the intermediate point are always distinct.
 #[inline(never)] // see `mixed_reference`
-fn mixed_without_bear_off(position: &Position, a: usize, b: usize, out: &mut MoveList) -> bool {
+fn mixed_without_bear_off(position: &Position, a: usize, b: usize, out: &mut MoveList) {
     let p = &position.pips;
     // Occupied points, then the sources of each die among them; appends
     // are branch-free because which points are held is unpredictable.
@@ -426,10 +425,29 @@ fn mixed_without_bear_off(position: &Position, a: usize, b: usize, out: &mut Mov
         }
     }
     if out.items.is_empty() {
-        return false;
+        // No play uses both dice: every single step of the higher die if
+        // there is one, else of the lower (§7.4). Each step gives its own
+        // position, and none bears off.
+        for (d, sources, level) in [
+            (a, &src_a[..na], HIGH_DIE_ONLY),
+            (b, &src_b[..nb], LOW_DIE_ONLY),
+        ] {
+            for &i in sources {
+                let i = i as usize;
+                if on_bar && i != BAR {
+                    continue;
+                }
+                let single = Play::from_steps(&[step(i, i - d)]);
+                out.push_reserved_applying(position, single, single.steps());
+            }
+            if !out.items.is_empty() {
+                out.level = level;
+                return;
+            }
+        }
+        return;
     }
     out.level = BOTH_DICE;
-    true
 }
 
 /// Non-doubles with two or more checkers on the bar: each die that can
