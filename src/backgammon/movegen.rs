@@ -216,6 +216,13 @@ impl Position {
     /// The sources from which `die` can be played now: only the bar while a
     /// checker is on it.
     fn single_moves(&self, die: usize, buf: &mut [Step; 16]) -> usize {
+        self.single_moves_with(die, self.outside_home(), buf)
+    }
+
+    /// [`Position::single_moves`] for a caller that knows how many
+    /// checkers are outside the home board.
+    #[inline]
+    fn single_moves_with(&self, die: usize, outside: u32, buf: &mut [Step; 16]) -> usize {
         if self.pips[BAR] > 0 {
             let to = BAR - die;
             if self.pips[to] >= -1 {
@@ -227,7 +234,6 @@ impl Position {
             }
             return 0;
         }
-        let outside = self.outside_home();
         let mut n = 0;
         for from in (1..=24).rev() {
             if self.pips[from] > 0
@@ -295,18 +301,22 @@ const LOW_DIE_ONLY: u8 = 1;
 fn mixed_reference(position: &Position, hi: usize, lo: usize, out: &mut MoveList) {
     let mut first = [Step::default(); 16];
     let mut second = [Step::default(); 16];
+    let outside = position.outside_home();
+    let last_checker = position.on_board(Side::Mover) == 1;
     for (d1, d2, alone) in [(hi, lo, HIGH_DIE_ONLY), (lo, hi, LOW_DIE_ONLY)] {
-        let n1 = position.single_moves(d1, &mut first);
+        let n1 = position.single_moves_with(d1, outside, &mut first);
         for s1 in &first[..n1] {
+            let (from, to) = (s1.from as usize, s1.to as usize);
             let mut p1 = *position;
-            p1.apply_step(s1.from as usize, s1.to as usize);
+            p1.apply_step(from, to);
             let mut play = Play::default();
             play.push(*s1);
-            if p1.on_board(Side::Mover) == 0 {
+            if to == 0 && last_checker {
                 out.record(p1, play, BOTH_DICE);
                 continue;
             }
-            let n2 = p1.single_moves(d2, &mut second);
+            let still_out = outside - u32::from(from > 6 && to <= 6);
+            let n2 = p1.single_moves_with(d2, still_out, &mut second);
             if n2 == 0 {
                 out.record(p1, play, alone);
             }
