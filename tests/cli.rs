@@ -150,46 +150,27 @@ fn duel_reports_points_per_game_as_json() {
 fn damaged_or_missing_model_files_are_refused_in_one_line() {
     let dir = scratch_dir("models");
     let missing = dir.join("none.net");
-    assert_one_line_error(
-        &run(&[
-            "analyze",
-            "4HPwATDgc/ABMA",
-            "--dice",
-            "31",
-            "--model",
-            missing.to_str().unwrap(),
-        ]),
-        "cannot read model file",
-    );
+    assert_one_line_error(&analyze_with_model(&missing), "cannot read model file");
     let foreign = dir.join("foreign.net");
     std::fs::write(&foreign, b"{\"weights\": []}").unwrap();
-    assert_one_line_error(
-        &run(&[
-            "analyze",
-            "4HPwATDgc/ABMA",
-            "--dice",
-            "31",
-            "--model",
-            foreign.to_str().unwrap(),
-        ]),
-        "not a kotra-ai model file",
-    );
+    assert_one_line_error(&analyze_with_model(&foreign), "not a kotra-ai model file");
     let good = std::fs::read("models/kotra.net").unwrap();
     let truncated = dir.join("truncated.net");
     std::fs::write(&truncated, &good[..good.len() / 2]).unwrap();
-    assert_one_line_error(
-        &run(&[
-            "analyze",
-            "4HPwATDgc/ABMA",
-            "--dice",
-            "31",
-            "--model",
-            truncated.to_str().unwrap(),
-        ]),
-        "truncated",
-    );
+    assert_one_line_error(&analyze_with_model(&truncated), "truncated");
     let spec = format!("net:{}", truncated.display());
     assert_one_line_error(&run(&["duel", "--a", &spec, "--b", "random"]), "truncated");
+}
+
+fn analyze_with_model(model: &std::path::Path) -> Output {
+    run(&[
+        "analyze",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "31",
+        "--model",
+        model.to_str().unwrap(),
+    ])
 }
 
 /// A fresh folder under the target directory for one test.

@@ -33,17 +33,21 @@ fn tiny_config(dir: &Path, games: u64) -> PathBuf {
     path
 }
 
-fn train(config: &Path, out: &Path, extra: &[&str]) -> Output {
-    let mut args = vec![
+/// `train --config CONFIG --out OUT --quiet`.
+fn train_args<'a>(config: &'a Path, out: &'a Path) -> Vec<&'a str> {
+    vec![
         "train",
         "--config",
         config.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
         "--quiet",
-        "--dev-set",
-        "tests/data/dev-moves.jsonl",
-    ];
+    ]
+}
+
+fn train(config: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = train_args(config, out);
+    args.extend_from_slice(&["--dev-set", "tests/data/dev-moves.jsonl"]);
     args.extend_from_slice(extra);
     run(&args)
 }
@@ -135,17 +139,7 @@ fn a_run_killed_at_any_moment_resumes() {
     let dir = scratch_dir("train-kill");
     let config = tiny_config(&dir, 1_000_000);
     let out = dir.join("run");
-    let mut child = kotra()
-        .args([
-            "train",
-            "--config",
-            config.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--quiet",
-        ])
-        .spawn()
-        .unwrap();
+    let mut child = kotra().args(train_args(&config, &out)).spawn().unwrap();
     let started = Instant::now();
     while !out.join("checkpoint.bin").exists() && started.elapsed() < Duration::from_secs(120) {
         std::thread::sleep(Duration::from_millis(50));

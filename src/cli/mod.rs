@@ -8,7 +8,7 @@ mod model_info;
 mod moves;
 mod score;
 mod show;
-mod train;
+pub mod train;
 
 use clap::{Parser, Subcommand};
 
@@ -63,26 +63,7 @@ pub enum Command {
         json: bool,
     },
     /// Train the networks by self-play (TD(λ), burn), with checkpoints.
-    Train {
-        /// Training config (JSON, see training/); defaults to the built-in one.
-        #[arg(long)]
-        config: Option<std::path::PathBuf>,
-        /// Folder for the checkpoint, model, learning curve (CSV and PNG).
-        #[arg(long, default_value = "train-out")]
-        out: std::path::PathBuf,
-        /// Continue the checkpoint in --out.
-        #[arg(long)]
-        resume: bool,
-        /// Total games of the run (overrides the config).
-        #[arg(long)]
-        games: Option<u64>,
-        /// Dev set for the error measurement (default: tests/data/dev-moves.jsonl if present).
-        #[arg(long)]
-        dev_set: Option<std::path::PathBuf>,
-        /// No progress bar.
-        #[arg(long)]
-        quiet: bool,
-    },
+    Train(train::TrainArgs),
     /// Play mirrored money games between two players and report points per game.
     Duel {
         /// Player A: net, net:PATH (either with @PLY), pubeval or random.
@@ -160,21 +141,7 @@ pub fn run(cli: Cli) -> i32 {
             dice,
             json,
         } => moves::run(&position, dice.as_deref(), json),
-        Command::Train {
-            config,
-            out,
-            resume,
-            games,
-            dev_set,
-            quiet,
-        } => train::run(train::TrainArgs {
-            config,
-            out,
-            resume,
-            games,
-            dev_set,
-            quiet,
-        }),
+        Command::Train(args) => train::run(args),
         Command::Duel {
             a,
             b,

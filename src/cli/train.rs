@@ -4,12 +4,25 @@ use crate::train::{TrainConfig, TrainOptions, train};
 use anyhow::Context;
 use std::path::PathBuf;
 
+#[derive(clap::Args, Debug)]
 pub struct TrainArgs {
+    /// Training config (JSON, see training/); defaults to the built-in one.
+    #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Folder for the checkpoint, model, learning curve (CSV and PNG).
+    #[arg(long, default_value = "train-out")]
     pub out: PathBuf,
+    /// Continue the checkpoint in --out.
+    #[arg(long)]
     pub resume: bool,
+    /// Total games of the run (overrides the config).
+    #[arg(long)]
     pub games: Option<u64>,
+    /// Dev set for the error measurement (default: tests/data/dev-moves.jsonl if present).
+    #[arg(long)]
     pub dev_set: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
     pub quiet: bool,
 }
 
