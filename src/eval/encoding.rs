@@ -26,6 +26,13 @@ pub const CONTACT_INPUTS: usize = 2 * (RAW_PER_SIDE + FEATURES_PER_SIDE);
 /// Inputs of the race network.
 pub const RACE_INPUTS: usize = 2 * (RAW_PER_SIDE + 1);
 
+/// The contact-network inputs of feature `k` (0..FEATURES_PER_SIDE), one
+/// per side: what an ablation zeroes to measure what a feature is worth.
+pub fn contact_feature_inputs(k: usize) -> [usize; 2] {
+    let per_side = CONTACT_INPUTS / 2;
+    [RAW_PER_SIDE + k, per_side + RAW_PER_SIDE + k]
+}
+
 /// Which network a position belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NetKind {

@@ -32,6 +32,10 @@ pub struct TrainConfig {
     pub batch_size: usize,
     /// Passes over each step's positions.
     pub epochs: usize,
+    /// Contact features (0..10, see `side_features`) left out, for
+    /// ablations: their inputs are zeroed in training and their first-layer
+    /// weights zeroed in the model, so play never sees them either.
+    pub drop_features: Vec<usize>,
     /// Chance of playing a random legal move instead of the best one.
     pub exploration: f32,
     /// Games between strength measurements (rounded to whole steps).
@@ -55,6 +59,7 @@ impl Default for TrainConfig {
             batch_size: 128,
             epochs: 1,
             exploration: 0.0,
+            drop_features: Vec::new(),
             measure_every: 10_000,
             measure_games: 1_000,
         }
@@ -109,6 +114,16 @@ impl TrainConfig {
             return Err(ConfigError::Invalid(
                 "hidden sizes must be multiples of 8 up to 512".into(),
             ));
+        }
+        if self
+            .drop_features
+            .iter()
+            .any(|&k| k >= crate::eval::encoding::FEATURES_PER_SIDE)
+        {
+            return Err(ConfigError::Invalid(format!(
+                "drop_features: features are numbered 0 to {}",
+                crate::eval::encoding::FEATURES_PER_SIDE - 1
+            )));
         }
         if self.games_per_step == 0 || self.batch_size == 0 || self.epochs == 0 {
             return Err(ConfigError::Invalid(

@@ -83,6 +83,8 @@ impl TrainableMlp {
 /// One network being trained: its twin and its optimizer state.
 pub struct NetLearner {
     kind: NetKind,
+    /// Inputs held at zero (feature ablations).
+    dropped: Vec<usize>,
     net: TrainableMlp,
     optim: ModuleOptimizer,
     device: Device,
@@ -100,6 +102,7 @@ impl NetLearner {
         let device = Device::flex().autodiff();
         NetLearner {
             kind,
+            dropped: Vec::new(),
             net: TrainableMlp::from_mlp(weights, &device),
             optim: AdamConfig::new().init(),
             device,
@@ -140,8 +143,18 @@ impl NetLearner {
         }
     }
 
+    /// The trained weights, with the rows of dropped inputs zeroed.
     pub fn weights(&self) -> Mlp {
-        self.net.to_mlp()
+        let mut m = self.net.to_mlp();
+        for &i in &self.dropped {
+            m.w1[i * m.hidden..(i + 1) * m.hidden].fill(0.0);
+        }
+        m
+    }
+
+    /// Holds `inputs` at zero from now on.
+    pub fn drop_inputs(&mut self, inputs: Vec<usize>) {
+        self.dropped = inputs;
     }
 
     /// Minibatch Adam steps on the mean squared error over `samples` of this
@@ -168,6 +181,9 @@ impl NetLearner {
                 let mut t = Vec::with_capacity(chunk.len() * OUTPUTS);
                 for (s, row) in chunk.iter().zip(x.chunks_exact_mut(n_in)) {
                     encode(&s.position, self.kind, row);
+                    for &i in &self.dropped {
+                        row[i] = 0.0;
+                    }
                     t.extend_from_slice(&s.target.0);
                 }
                 let x =
@@ -200,6 +216,15 @@ impl Learners {
             contact: NetLearner::new(NetKind::Contact, &model.contact),
             race: NetLearner::new(NetKind::Race, &model.race),
         }
+    }
+
+    /// Applies a config's feature ablation to the contact learner.
+    pub fn drop_features(&mut self, features: &[usize]) {
+        let inputs = features
+            .iter()
+            .flat_map(|&k| crate::eval::encoding::contact_feature_inputs(k))
+            .collect();
+        self.contact.drop_inputs(inputs);
     }
 
     /// Writes the trained weights back into `model`.
@@ -237,6 +262,37 @@ mod tests {
         for (a, b) in y.iter().zip(fast) {
             assert!((a - b).abs() < 1e-5, "{y:?} vs {fast:?}");
         }
+    }
+
+    #[test]
+    fn dropped_inputs_never_reach_the_network() {
+        let model = Model::random(16, 8, 13);
+        let mut learner = NetLearner::new(NetKind::Contact, &model.contact);
+        let dropped = crate::eval::encoding::contact_feature_inputs(1);
+        learner.drop_inputs(dropped.to_vec());
+        let samples = vec![
+            Sample {
+                position: Position::starting(),
+                kind: NetKind::Contact,
+                target: Probs([0.9, 0.3, 0.05, 0.02, 0.0]),
+            };
+            32
+        ];
+        learner.train(&samples, 8, 2, 1e-2, 4).unwrap();
+        let w = learner.weights();
+        for i in dropped {
+            assert!(
+                w.w1[i * w.hidden..(i + 1) * w.hidden]
+                    .iter()
+                    .all(|&v| v == 0.0)
+            );
+        }
+        // So the feature's value does not matter to the exported network.
+        let mut x = vec![0f32; NetKind::Contact.inputs()];
+        encode(&Position::starting(), NetKind::Contact, &mut x);
+        let with = w.forward(&x);
+        x[dropped[0]] = 0.77;
+        assert_eq!(w.forward(&x), with);
     }
 
     #[test]

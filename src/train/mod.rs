@@ -131,6 +131,8 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         (c, learners)
     };
     let cfg = state.config.clone();
+    learners.drop_features(&cfg.drop_features);
+    learners.export(&mut state.model);
     let bar = progress_bar(opts.progress, cfg.games, state.games_played);
     let started = Instant::now();
     let base_seconds = state.seconds;
