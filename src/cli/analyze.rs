@@ -3,9 +3,8 @@
 //! equity, difference to the best, and the five probabilities.
 
 use crate::backgammon::{MoveList, legal_moves};
-use crate::eval::{Evaluator, Model, Probs, shipped_model};
+use crate::eval::{Evaluator, Probs, model_or_shipped};
 use crate::notation::{ascii, move_text, position_id};
-use anyhow::Context;
 use std::path::Path;
 
 pub fn run(
@@ -19,11 +18,7 @@ pub fn run(
         anyhow::bail!("--ply must be 0 to 3");
     }
     let mut setup = super::setup_arg(position)?;
-    let model = match model {
-        Some(path) => Model::load(path)?,
-        None => shipped_model().context("the shipped network")?,
-    };
-    let eval = Evaluator::new(model);
+    let eval = Evaluator::new(model_or_shipped(model)?);
     let Some(dice) = super::roll_arg(dice, &setup, "").ok() else {
         return position_only(&setup, &eval, json);
     };

@@ -1,16 +1,13 @@
 //! `kotra-ai model`: what a model file holds (the shipped one by default).
 
-use crate::eval::{Model, shipped_model};
+use crate::eval::model_or_shipped;
 use std::path::Path;
 
 pub fn run(path: Option<&Path>) -> anyhow::Result<()> {
-    let (model, name) = match path {
-        Some(p) => (Model::load(p)?, p.display().to_string()),
-        None => (
-            shipped_model()?,
-            "shipped network (models/kotra.net)".into(),
-        ),
-    };
+    let model = model_or_shipped(path)?;
+    let name = path.map_or("shipped network (models/kotra.net)".into(), |p| {
+        p.display().to_string()
+    });
     println!("{name}");
     println!("  description: {}", model.meta.description);
     println!("  self-play games: {}", model.meta.games_trained);

@@ -2,7 +2,7 @@
 //! decisions labelled by GNU Backgammon (the oracle's dev-moves format),
 //! overall and by phase, as ../shared/oracle/score.py counts it.
 
-use crate::eval::{Evaluator, Model, shipped_model};
+use crate::eval::{Evaluator, model_or_shipped};
 use crate::train::dev_set::DevSet;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -12,11 +12,7 @@ pub fn run(set: &Path, model: Option<&Path>, ply: u8, json: bool) -> anyhow::Res
         anyhow::bail!("--ply must be 0 to 2");
     }
     let set = DevSet::load(set)?;
-    let model = match model {
-        Some(p) => Model::load(p)?,
-        None => shipped_model()?,
-    };
-    let eval = Evaluator::new(model);
+    let eval = Evaluator::new(model_or_shipped(model)?);
     let errors = set.errors_mp(&eval, ply);
     let mut by_label: BTreeMap<&str, (f64, usize)> = BTreeMap::new();
     for (d, e) in set.decisions.iter().zip(&errors) {

@@ -90,6 +90,8 @@ fn pip_count(view: &Position) -> u32 {
 struct Masks {
     made: u32,
     blots: u32,
+    /// Points the opponent holds with two or more checkers.
+    opp_made: u32,
     /// Points the opponent's checkers stand on, bit 0 for its bar.
     opp_from: u32,
     opp_on_bar: u8,
@@ -100,6 +102,7 @@ fn masks(view: &Position) -> Masks {
     let mut m = Masks {
         made: 0,
         blots: 0,
+        opp_made: 0,
         opp_from: 0,
         opp_on_bar: (-p[OPP_BAR]) as u8,
     };
@@ -107,6 +110,7 @@ fn masks(view: &Position) -> Masks {
         m.made |= ((v >= 2) as u32) << point;
         m.blots |= ((v == 1) as u32) << point;
         m.opp_from |= ((v < 0) as u32) << point;
+        m.opp_made |= ((v <= -2) as u32) << point;
     }
     m.opp_from |= (m.opp_on_bar > 0) as u32;
     m
@@ -195,16 +199,13 @@ fn longest_prime(made: u32) -> u32 {
 pub fn side_features(view: &Position, out: &mut [f32]) {
     let p = view.raw();
     let m = masks(view);
-    let opp_made = (1..=24)
-        .filter(|&pt| p[pt] <= -2)
-        .fold(0u32, |acc, pt| acc | 1 << pt);
     let rearmost = (1..=25).rev().find(|&pt| p[pt] > 0).unwrap_or(0) as u32;
     let back: i32 = p[19..=25].iter().map(|&v| v.max(0) as i32).sum();
     let outfield: i32 = p[7..=12].iter().map(|&v| v.max(0) as i32).sum();
     let front = if rearmost > 1 {
         let lo = rearmost.saturating_sub(12).max(1);
         let window = ((1u32 << rearmost) - 1) & !((1u32 << lo) - 1);
-        (opp_made & window).count_ones()
+        (m.opp_made & window).count_ones()
     } else {
         0
     };

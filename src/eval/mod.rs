@@ -16,4 +16,4 @@ pub use encoding::NetKind;
 pub use evaluator::{Evaluator, PositionClass};
 pub use model_file::{Model, ModelError, ModelMeta};
 pub use probs::Probs;
-pub use shipped::shipped_model;
+pub use shipped::{model_or_shipped, shipped_model};

@@ -38,15 +38,15 @@ pub struct Model {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
-    #[error("cannot read model file {path}: {source}")]
+    #[error("cannot read model file {path}: {error}")]
     Read {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
-    #[error("cannot write model file {path}: {source}")]
+    #[error("cannot write model file {path}: {error}")]
     Write {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("{0}")]
     Frame(#[from] FrameError),
@@ -54,10 +54,10 @@ pub enum ModelError {
     Decode(String),
     #[error("model was trained on input encoding {found}, this build uses {ENCODING_VERSION}")]
     Encoding { found: u32 },
-    #[error("{net} network: {source}")]
+    #[error("{net} network: {error}")]
     Shape {
         net: &'static str,
-        source: ShapeError,
+        error: ShapeError,
     },
 }
 
@@ -83,16 +83,13 @@ impl Model {
         }
         self.contact
             .validate(CONTACT_INPUTS)
-            .map_err(|source| ModelError::Shape {
+            .map_err(|error| ModelError::Shape {
                 net: "contact",
-                source,
+                error,
             })?;
         self.race
             .validate(RACE_INPUTS)
-            .map_err(|source| ModelError::Shape {
-                net: "race",
-                source,
-            })
+            .map_err(|error| ModelError::Shape { net: "race", error })
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -111,18 +108,18 @@ impl Model {
     }
 
     pub fn load(path: &Path) -> Result<Model, ModelError> {
-        let bytes = std::fs::read(path).map_err(|source| ModelError::Read {
+        let bytes = std::fs::read(path).map_err(|error| ModelError::Read {
             path: path.to_owned(),
-            source,
+            error,
         })?;
         Model::from_bytes(&bytes)
     }
 
     /// Writes atomically (temp file and rename).
     pub fn save(&self, path: &Path) -> Result<(), ModelError> {
-        crate::atomic_file::write(path, &self.to_bytes()).map_err(|source| ModelError::Write {
+        crate::atomic_file::write(path, &self.to_bytes()).map_err(|error| ModelError::Write {
             path: path.to_owned(),
-            source,
+            error,
         })
     }
 }

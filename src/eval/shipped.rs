@@ -9,3 +9,11 @@ static SHIPPED: &[u8] = include_bytes!("../../models/kotra.net");
 pub fn shipped_model() -> Result<Model, ModelError> {
     Model::from_bytes(SHIPPED)
 }
+
+/// The model in `path`, or the shipped one when there is no path.
+pub fn model_or_shipped(path: Option<&std::path::Path>) -> Result<Model, ModelError> {
+    match path {
+        Some(p) => Model::load(p),
+        None => shipped_model(),
+    }
+}

@@ -48,13 +48,7 @@ pub fn play_game(first: &dyn Player, second: &dyn Player, dice_seed: u64, choice
     let mut pos = Position::starting();
     let players = [first, second];
     for turn in 0..10_000usize {
-        let dice = loop {
-            let d = roll(&mut dice_rng);
-            // The opening roll is never a double (both dice are rolled again).
-            if turn > 0 || !d.is_double() {
-                break d;
-            }
-        };
+        let dice = roll_for_turn(&mut dice_rng, turn);
         let player = players[turn % 2];
         let after = with_legal_moves(&pos, dice, |list| {
             let i = player.choose(&pos, list, &mut choice_rng);
@@ -69,8 +63,19 @@ pub fn play_game(first: &dyn Player, second: &dyn Player, dice_seed: u64, choice
     0
 }
 
-pub fn roll(rng: &mut SmallRng) -> Dice {
+fn roll(rng: &mut SmallRng) -> Dice {
     Dice::new(rng.random_range(1..=6), rng.random_range(1..=6)).expect("dice are 1..=6")
+}
+
+/// The dice of turn `turn` (0 = the opening roll, which is never a double:
+/// both dice are rolled again).
+pub fn roll_for_turn(rng: &mut SmallRng, turn: usize) -> Dice {
+    loop {
+        let d = roll(rng);
+        if turn > 0 || !d.is_double() {
+            return d;
+        }
+    }
 }
 
 /// A well-mixed 64-bit hash for deriving independent seeds.

@@ -40,15 +40,15 @@ pub struct Checkpoint {
 
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
-    #[error("cannot read checkpoint {path}: {source}")]
+    #[error("cannot read checkpoint {path}: {error}")]
     Read {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
-    #[error("cannot write checkpoint {path}: {source}")]
+    #[error("cannot write checkpoint {path}: {error}")]
     Write {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("{0}")]
     Frame(#[from] FrameError),
@@ -60,18 +60,18 @@ impl Checkpoint {
     pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
         let payload = bincode::serde::encode_to_vec(self, bincode::config::standard())
             .expect("a checkpoint always serialises");
-        crate::atomic_file::write(path, &frame(&KIND, &payload)).map_err(|source| {
+        crate::atomic_file::write(path, &frame(&KIND, &payload)).map_err(|error| {
             CheckpointError::Write {
                 path: path.to_owned(),
-                source,
+                error,
             }
         })
     }
 
     pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
-        let bytes = std::fs::read(path).map_err(|source| CheckpointError::Read {
+        let bytes = std::fs::read(path).map_err(|error| CheckpointError::Read {
             path: path.to_owned(),
-            source,
+            error,
         })?;
         let payload = unframe(&KIND, &bytes)?;
         let (c, _): (Checkpoint, usize) =

@@ -68,10 +68,10 @@ impl Default for TrainConfig {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read config {path}: {source}")]
+    #[error("cannot read config {path}: {error}")]
     Read {
         path: std::path::PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("config {path}: {message}")]
     Parse {
@@ -84,9 +84,9 @@ pub enum ConfigError {
 
 impl TrainConfig {
     pub fn load(path: &std::path::Path) -> Result<TrainConfig, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
             path: path.to_owned(),
-            source,
+            error,
         })?;
         let config: TrainConfig = serde_json::from_str(&text).map_err(|e| ConfigError::Parse {
             path: path.to_owned(),

@@ -18,10 +18,10 @@ pub struct DevDecision {
 
 #[derive(Debug, thiserror::Error)]
 pub enum DevSetError {
-    #[error("cannot read dev set {path}: {source}")]
+    #[error("cannot read dev set {path}: {error}")]
     Read {
         path: std::path::PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("dev set line {line}: {message}")]
     Line { line: usize, message: String },
@@ -33,9 +33,9 @@ pub struct DevSet {
 
 impl DevSet {
     pub fn load(path: &Path) -> Result<DevSet, DevSetError> {
-        let text = std::fs::read_to_string(path).map_err(|source| DevSetError::Read {
+        let text = std::fs::read_to_string(path).map_err(|error| DevSetError::Read {
             path: path.to_owned(),
-            source,
+            error,
         })?;
         let mut decisions = Vec::new();
         for (i, line) in text

@@ -218,6 +218,18 @@ impl Learners {
         }
     }
 
+    /// Both learners as a checkpoint left them.
+    pub fn restore(
+        model: &Model,
+        contact: &LearnerState,
+        race: &LearnerState,
+    ) -> Result<Learners, String> {
+        Ok(Learners {
+            contact: NetLearner::restore(NetKind::Contact, &model.contact, contact)?,
+            race: NetLearner::restore(NetKind::Race, &model.race, race)?,
+        })
+    }
+
     /// Applies a config's feature ablation to the contact learner.
     pub fn drop_features(&mut self, features: &[usize]) {
         let inputs = features
@@ -238,7 +250,7 @@ impl Learners {
 mod tests {
     use super::*;
     use crate::backgammon::Position;
-    use crate::eval::{Evaluator, Probs};
+    use crate::eval::Probs;
 
     #[test]
     fn burn_twin_agrees_with_the_fast_path() {
@@ -299,8 +311,6 @@ mod tests {
     fn steps_reduce_the_loss_and_state_restores() {
         let model = Model::random(16, 8, 12);
         let mut learner = NetLearner::new(NetKind::Contact, &model.contact);
-        let eval = Evaluator::new(model.clone());
-        let _ = eval;
         let samples: Vec<Sample> = (0..64)
             .map(|_| Sample {
                 position: Position::starting(),

@@ -22,7 +22,7 @@ use checkpoint::{Checkpoint, CheckpointError};
 pub use config::TrainConfig;
 use curve::CurvePoint;
 use dev_set::DevSet;
-use learner::{Learners, NetLearner};
+use learner::Learners;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -61,12 +61,13 @@ pub enum TrainError {
     ConfigMismatch(String),
     #[error("{0}")]
     Restore(String),
-    #[error("initial model: {0}")]
-    InitModel(#[from] crate::eval::ModelError),
-    #[error("cannot write {path}: {source}")]
+    /// Reading the initial model or writing `model.net`.
+    #[error(transparent)]
+    Model(#[from] crate::eval::ModelError),
+    #[error("cannot write {path}: {error}")]
     Write {
         path: PathBuf,
-        source: std::io::Error,
+        error: std::io::Error,
     },
 }
 
@@ -90,16 +91,8 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         if let Some(games) = opts.games {
             c.config.games = games;
         }
-        let learners = Learners {
-            contact: NetLearner::restore(
-                crate::eval::NetKind::Contact,
-                &c.model.contact,
-                &c.contact,
-            )
-            .map_err(TrainError::Restore)?,
-            race: NetLearner::restore(crate::eval::NetKind::Race, &c.model.race, &c.race)
-                .map_err(TrainError::Restore)?,
-        };
+        let learners =
+            Learners::restore(&c.model, &c.contact, &c.race).map_err(TrainError::Restore)?;
         (c, learners)
     } else {
         if ckpt_path.exists() {
@@ -191,9 +184,9 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             ));
             state.curve.push(point);
             state.previous = Some(state.model.clone());
-            curve::write(&opts.out_dir, &state.curve).map_err(|source| TrainError::Write {
+            curve::write(&opts.out_dir, &state.curve).map_err(|error| TrainError::Write {
                 path: opts.out_dir.clone(),
-                source,
+                error,
             })?;
         }
         state.save_all(&opts.out_dir)?;
@@ -208,12 +201,7 @@ impl Checkpoint {
     /// The checkpoint, then the plain model file beside it.
     fn save_all(&self, dir: &Path) -> Result<(), TrainError> {
         self.save(&dir.join(CHECKPOINT_FILE))?;
-        self.model
-            .save(&dir.join(MODEL_FILE))
-            .map_err(|e| TrainError::Write {
-                path: dir.join(MODEL_FILE),
-                source: std::io::Error::other(e.to_string()),
-            })
+        Ok(self.model.save(&dir.join(MODEL_FILE))?)
     }
 }
 

@@ -5,7 +5,7 @@
 
 use crate::backgammon::{GameResult, Position, with_legal_moves};
 use crate::eval::{Evaluator, NetKind, PositionClass, Probs};
-use crate::players::duel::{roll, splitmix};
+use crate::players::duel::{roll_for_turn, splitmix};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
@@ -53,12 +53,7 @@ pub fn play_game(
     // An untrained network can shuffle checkers for thousands of turns; a
     // game cut off here ends on the network's own evaluation.
     for turn in 0..MAX_TURNS {
-        let dice = loop {
-            let d = roll(rng);
-            if turn > 0 || !d.is_double() {
-                break d;
-            }
-        };
+        let dice = roll_for_turn(rng, turn);
         let explore = exploration > 0.0 && rng.random_bool(exploration as f64);
         let pick = rng.random::<u64>();
         let (after, value) = with_legal_moves(&pos, dice, |list| {
@@ -140,14 +135,12 @@ mod tests {
 
     #[test]
     fn lambda_zero_targets_are_the_next_evaluation() {
-        let eval = Evaluator::new(Model::random(16, 8, 2));
         let trail = vec![
             (Position::starting(), Probs([0.6, 0.2, 0.0, 0.1, 0.0])),
             (Position::starting(), Probs([1.0, 0.0, 0.0, 0.0, 0.0])),
         ];
         let t = targets(&trail, 0.0);
         assert_eq!(t[0].target, trail[0].1);
-        let _ = eval;
         let t = targets(&trail, 0.5);
         // 0.5 * own value + 0.5 * the flipped final result (a loss for the first mover).
         assert!((t[0].target.win() - 0.3).abs() < 1e-6);
