@@ -13,6 +13,7 @@ pub mod atomic_file;
 pub mod backgammon;
 pub mod bench;
 pub mod cli;
+pub mod cube;
 pub mod eval;
 pub mod framed_file;
 pub mod game;

@@ -1,0 +1,238 @@
+//! Cubeful values from cubeless probabilities: Janowski's interpolation
+//! between a dead cube and a fully live one, with cube efficiency `x`.
+//!
+//! The live-cube value is piecewise linear in the roller's winning chance
+//! `p`: from the average loss at `p = 0`, through the opponent's cash
+//! point (where the roller would have to pass), the roller's own cash point,
+//! to the average win at `p = 1`. Cash points come from the same model one
+//! cube level up (the taker owns the doubled cube and can redouble), so
+//! they are found by a short recursion over cube levels. Values are in the
+//! stakes' own currency (points or match winning chances), so the same
+//! code gives Janowski's money formulas (a live-cube take point of 20%
+//! without gammons, `(L − ½)/(W + L + ½)` with them) and match-play cube
+//! points from the match equity table.
+
+use super::state::CubeState;
+use crate::backgammon::{GameResult, Position};
+use crate::eval::Probs;
+
+/// How many cube levels above the present one the recursion looks at. For
+/// money each level moves the cash point by a factor of about 1/5, so eight
+/// levels leave it exact to float precision.
+const MAX_LEVELS: u32 = 8;
+
+/// Cube efficiency: how much of the live-cube gain a real game keeps.
+/// Contact and long races are near the 2/3 that Janowski measured; short
+/// races and bear-offs move in jumps, so the cube is less efficient there.
+pub fn efficiency(pos: &Position) -> f32 {
+    if pos.has_contact() {
+        return 0.68;
+    }
+    let (me, opp) = pos.pip_counts();
+    let mean = (me + opp) as f32 / 2.0;
+    (0.55 + 0.002 * mean).clamp(0.6, 0.7)
+}
+
+/// The roller's cubeful value with cubeless probabilities `p` (its view).
+pub fn cubeful(p: &Probs, state: &CubeState, x: f32) -> f32 {
+    let (lose, win) = ends(p, state);
+    let w = p.win().clamp(0.0, 1.0);
+    let dead = w * win + (1.0 - w) * lose;
+    let roller_live = state.roller_may_double();
+    let opp_live = state.swapped().roller_may_double();
+    if !roller_live && !opp_live {
+        return dead;
+    }
+    let mut knees = [(0.0f32, lose), (0.0, 0.0), (0.0, 0.0), (1.0, win)];
+    let mut n = 1;
+    let mut take_point = 0.0;
+    if opp_live {
+        take_point = 1.0 - cash_point(&p.flip(), &state.swapped(), 0);
+        knees[n] = (take_point, state.flip(state.swapped().cash()));
+        n += 1;
+    }
+    if roller_live {
+        let cash = cash_point(p, state, 0).max(take_point);
+        knees[n] = (cash, state.cash());
+        n += 1;
+    }
+    knees[n] = (1.0, win);
+    let live = interpolate(&knees[..=n], w);
+    x * live + (1.0 - x) * dead
+}
+
+/// Values at `p = 0` and `p = 1` with this cube: the average loss and the
+/// average win, weighted by the gammon and backgammon shares of each.
+fn ends(p: &Probs, state: &CubeState) -> (f32, f32) {
+    let [w, wg, wbg, lg, lbg] = p.0;
+    let l = 1.0 - w;
+    let value = |r, wins| state.result_value(r, wins);
+    let average = |total: f32, g: f32, bg: f32, wins: bool| {
+        if total < 1e-6 {
+            return value(GameResult::Single, wins);
+        }
+        ((total - g) * value(GameResult::Single, wins)
+            + (g - bg) * value(GameResult::Gammon, wins)
+            + bg * value(GameResult::Backgammon, wins))
+            / total
+    };
+    (average(l, lg, lbg, false), average(w, wg, wbg, true))
+}
+
+/// The roller's winning chance at which its double becomes a pass: where
+/// the taker's prospects with the doubled cube (which it may redouble) are
+/// worth exactly the roller's cash.
+fn cash_point(p: &Probs, state: &CubeState, level: u32) -> f32 {
+    let doubled = state.doubled();
+    let target = state.cash();
+    let (lose, win) = ends(p, &doubled);
+    let taker = doubled.swapped();
+    let mut knees = [(0.0f32, lose), (0.0, 0.0), (1.0, win)];
+    let n = if level + 1 < MAX_LEVELS && taker.roller_may_double() {
+        let redouble = 1.0 - cash_point(&p.flip(), &taker, level + 1);
+        knees[1] = (redouble, doubled.flip(taker.cash()));
+        2
+    } else {
+        1
+    };
+    knees[n] = (1.0, win);
+    inverse(&knees[..=n], target)
+}
+
+/// Linear interpolation through `knees` (sorted by `p`) at `p`.
+fn interpolate(knees: &[(f32, f32)], p: f32) -> f32 {
+    for pair in knees.windows(2) {
+        let ((p0, v0), (p1, v1)) = (pair[0], pair[1]);
+        if p <= p1 {
+            if p1 - p0 < 1e-9 {
+                return v1;
+            }
+            return v0 + (v1 - v0) * (p - p0) / (p1 - p0);
+        }
+    }
+    knees[knees.len() - 1].1
+}
+
+/// The `p` where the increasing polyline `knees` reaches `value`.
+fn inverse(knees: &[(f32, f32)], value: f32) -> f32 {
+    if value <= knees[0].1 {
+        return 0.0;
+    }
+    for pair in knees.windows(2) {
+        let ((p0, v0), (p1, v1)) = (pair[0], pair[1]);
+        if value <= v1 {
+            if v1 - v0 < 1e-9 {
+                return p1;
+            }
+            return p0 + (p1 - p0) * (value - v0) / (v1 - v0);
+        }
+    }
+    1.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::state::{Owner, Stakes};
+
+    fn probs(w: f32, w_gammon_share: f32, l_gammon_share: f32) -> Probs {
+        Probs([w, w * w_gammon_share, 0.0, (1.0 - w) * l_gammon_share, 0.0])
+    }
+
+    /// Doubler's value after a double that is taken, per unit of the old cube.
+    fn double_take(p: &Probs, x: f32) -> f32 {
+        cubeful(p, &CubeState::money().doubled(), x)
+    }
+
+    #[test]
+    fn live_cube_take_point_is_twenty_percent() {
+        let p = probs(0.8, 0.0, 0.0);
+        assert!((double_take(&p, 1.0) - 1.0).abs() < 1e-4);
+        // A little worse for the taker and it becomes a pass.
+        assert!(double_take(&probs(0.81, 0.0, 0.0), 1.0) > 1.0);
+        assert!(double_take(&probs(0.79, 0.0, 0.0), 1.0) < 1.0);
+    }
+
+    #[test]
+    fn dead_cube_take_point_is_twenty_five_percent() {
+        let p = probs(0.75, 0.0, 0.0);
+        assert!((double_take(&p, 0.0) - 1.0).abs() < 1e-5);
+        // Equity 0.5 per cube when dead: 2 × (2·0.75 − 1) after the double.
+        assert!((double_take(&p, 0.0) - 2.0 * p.equity()).abs() < 1e-5);
+    }
+
+    #[test]
+    fn janowski_take_point_with_gammons() {
+        // W = L = 1.5: live take point (L − ½)/(W + L + ½) = 1/3.5.
+        let tp = 1.0 / 3.5;
+        let p = probs(1.0 - tp, 0.5, 0.5);
+        assert!(
+            (double_take(&p, 1.0) - 1.0).abs() < 1e-3,
+            "{}",
+            double_take(&p, 1.0)
+        );
+    }
+
+    #[test]
+    fn centred_cube_is_worth_more_than_none_to_the_leader() {
+        let p = probs(0.7, 0.1, 0.1);
+        let centred = cubeful(&p, &CubeState::money(), 0.68);
+        let owned_by_opp = cubeful(
+            &p,
+            &CubeState {
+                owner: Owner::Opponent,
+                ..CubeState::money()
+            },
+            0.68,
+        );
+        let owned = cubeful(
+            &p,
+            &CubeState {
+                owner: Owner::Roller,
+                ..CubeState::money()
+            },
+            0.68,
+        );
+        assert!(
+            owned > centred && centred > owned_by_opp,
+            "{owned} {centred} {owned_by_opp}"
+        );
+        assert!(centred > p.equity().min(1.0) - 0.2);
+    }
+
+    #[test]
+    fn crawford_cube_is_dead() {
+        let s = CubeState {
+            value: 1,
+            owner: Owner::Centered,
+            stakes: Stakes::Match {
+                me_away: 1,
+                opp_away: 3,
+                crawford: true,
+                post_crawford: false,
+            },
+        };
+        let p = probs(0.4, 0.2, 0.1);
+        let dead =
+            0.4 * s.points_value(1) + 0.6 * 0.9 * s.points_value(-1) + 0.06 * s.points_value(-2);
+        assert!((cubeful(&p, &s, 0.68) - dead).abs() < 1e-5);
+    }
+
+    #[test]
+    fn match_cube_matters_at_a_long_match() {
+        // At 15-away each, a cube decision behaves like money.
+        let s = CubeState {
+            value: 1,
+            owner: Owner::Centered,
+            stakes: Stakes::Match {
+                me_away: 15,
+                opp_away: 15,
+                crawford: false,
+                post_crawford: false,
+            },
+        };
+        let p = probs(0.8, 0.0, 0.0);
+        let dt = s.normalise(cubeful(&p, &s.doubled(), 1.0));
+        assert!((dt - 1.0).abs() < 0.08, "{dt}");
+    }
+}
