@@ -100,16 +100,32 @@ fn analyze_ranks_moves_with_the_shipped_network() {
             "{p:?}"
         );
         let eq = 2.0 * p[0] - 1.0 + p[1] + p[2] - p[3] - p[4];
-        assert!((eq - m["equity"].as_f64().unwrap()).abs() < 1e-4);
+        assert!((eq - m["cubeless_equity"].as_f64().unwrap()).abs() < 1e-4);
+        // The cube is worth something to the side that does not own it
+        // next, so cubeful and cubeless differ, but not by much here.
+        assert!((eq - m["equity"].as_f64().unwrap()).abs() < 0.3);
     }
     let text = stdout(&run(&["analyze", "4HPwATDgc/ABMA:cAkLAAAAAAAA"]));
     assert!(
         text.contains("8/5 6/5") || text.contains("legal moves with 62"),
         "{text}"
     );
-    // Without dice: the position's own evaluation, about even at the start.
+    // Without dice: the cube decision. The opening position is no double, take.
     let v = run_json(&["analyze", "4HPwATDgc/ABMA", "--json"]);
-    assert!(v["equity"].as_f64().unwrap().abs() < 0.25, "{v}");
+    let cube = &v["cube"];
+    assert_eq!(cube["action"], "no double", "{v}");
+    assert_eq!(cube["take"], "take", "{v}");
+    assert_eq!(cube["double_pass"], 1.0);
+    assert!(v["cubeless_equity"].as_f64().unwrap().abs() < 0.25, "{v}");
+    let nd = cube["no_double"].as_f64().unwrap();
+    assert!(
+        cube["double_take"].as_f64().unwrap() < nd && nd < 1.0,
+        "{v}"
+    );
+    // A last-roll position with 34/36 to win: double, pass.
+    let v = run_json(&["analyze", "AQAAIAAAAAAAAA", "--ply", "1", "--json"]);
+    assert_eq!(v["cube"]["action"], "double/pass", "{v}");
+    assert_eq!(v["cube"]["take"], "pass", "{v}");
 }
 
 #[test]

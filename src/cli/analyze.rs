@@ -1,11 +1,16 @@
-//! `kotra-ai analyze`: ranks every legal move of a roll with the network
-//! (the shipped one unless `--model` names another), like gnubg's hint:
-//! equity, difference to the best, and the five probabilities.
+//! `kotra-ai analyze`: with dice, every legal move ranked like gnubg's hint
+//! (cubeful equity, difference to the best, the five probabilities);
+//! without dice, the cube decision before the roll.
 
-use crate::backgammon::{MoveList, legal_moves};
+use crate::backgammon::{MoveList, Setup, legal_moves};
+use crate::cube::{CubeState, Stakes};
 use crate::eval::{Evaluator, Probs, model_or_shipped};
 use crate::notation::{ascii, move_text, position_id};
+use crate::search::{SearchSettings, Searcher};
 use std::path::Path;
+
+/// The deepest search `--ply` accepts.
+pub const MAX_PLY: u8 = 3;
 
 pub fn run(
     position: &str,
@@ -14,41 +19,35 @@ pub fn run(
     model: Option<&Path>,
     json: bool,
 ) -> anyhow::Result<()> {
-    if ply > 3 {
-        anyhow::bail!("--ply must be 0 to 3");
+    if ply > MAX_PLY {
+        anyhow::bail!("--ply must be 0 to {MAX_PLY}");
     }
     let mut setup = super::setup_arg(position)?;
     let eval = Evaluator::new(model_or_shipped(model)?);
-    let Some(dice) = super::roll_arg(dice, &setup, "").ok() else {
-        return position_only(&setup, &eval, json);
-    };
+    let searcher = Searcher::new(&eval);
+    if dice.is_none() && setup.info.rolled().is_none() {
+        return cube(&setup, &searcher, ply, json);
+    }
+    let dice = super::roll_arg(dice, &setup, "")?;
     setup.info.dice = [dice.high(), dice.low()];
     let before = &setup.position;
     let mut list = MoveList::new();
     legal_moves(before, dice, &mut list);
-    let mut ranked: Vec<(String, String, Probs)> = list
-        .iter()
-        .map(|c| {
-            let text = if c.play.is_empty() {
-                String::new()
-            } else {
-                move_text::format(before, &c.play)
-            };
-            let probs = crate::search::after_move(&eval, &c.position, ply);
-            (text, position_id::encode(&c.position), probs)
-        })
-        .collect();
-    ranked.sort_by(|a, b| b.2.equity().total_cmp(&a.2.equity()));
+    let state = CubeState::from_setup(&setup);
+    let ranked = searcher.rank_moves(&list, &state, &SearchSettings::world_class(ply));
+    let text = |i: usize| move_text::format(before, &list.as_slice()[i].play);
     if json {
         let moves: Vec<_> = ranked
             .iter()
-            .filter(|(m, _, _)| !m.is_empty())
-            .map(|(m, id, p)| {
+            .filter(|_| !list.is_forfeit())
+            .map(|r| {
                 serde_json::json!({
-                    "move": m,
-                    "position_id": id,
-                    "equity": round(p.equity()),
-                    "probs": p.0.map(round),
+                    "move": text(r.index),
+                    "position_id": position_id::encode(&r.position),
+                    "equity": round(r.equity),
+                    "cubeless_equity": round(r.probs.equity()),
+                    "ply": r.ply,
+                    "probs": r.probs.0.map(round),
                 })
             })
             .collect();
@@ -60,48 +59,92 @@ pub fn run(
         println!("No legal move with {dice}: the turn is forfeited.");
         return Ok(());
     }
-    let best = ranked[0].2.equity();
+    let best = ranked[0].equity;
     println!(
-        "{} legal moves with {dice}, best first ({ply}-ply cubeless money equity):",
-        ranked.len()
+        "{} legal moves with {dice}, best first ({}; {ply}-ply, world-class filters):",
+        ranked.len(),
+        unit(&state)
     );
     println!(
-        "{:>4}  {:<26} {:>7} {:>7}   win    wg    wbg |  lose    lg   lbg",
-        "", "move", "equity", "diff"
+        "{:>4}  {:<26} {:>4} {:>7} {:>7}   win    wg    wbg |  lose    lg   lbg",
+        "", "move", "ply", "equity", "diff"
     );
-    for (i, (m, _, p)) in ranked.iter().enumerate() {
+    for (i, r) in ranked.iter().enumerate() {
         println!(
-            "{:>4}. {m:<26} {:>+7.3} {:>7}   {}",
+            "{:>4}. {:<26} {:>4} {:>+7.3} {:>7}   {}",
             i + 1,
-            p.equity(),
+            text(r.index),
+            r.ply,
+            r.equity,
             if i == 0 {
                 String::new()
             } else {
-                format!("{:+.3}", p.equity() - best)
+                format!("{:+.3}", r.equity - best)
             },
-            probs_line(p)
+            probs_line(&r.probs)
         );
     }
     Ok(())
 }
 
-/// Without dice: the cubeless evaluation of the position for the side on roll.
-fn position_only(
-    setup: &crate::backgammon::Setup,
-    eval: &Evaluator,
-    json: bool,
-) -> anyhow::Result<()> {
-    let p = eval.probs(&setup.position);
+fn unit(state: &CubeState) -> &'static str {
+    match state.stakes {
+        Stakes::Money { .. } => "cubeful money equity per unit of the cube",
+        Stakes::Match { .. } => "cubeful match equity, money-normalised",
+    }
+}
+
+/// Without dice: the cube decision for the side on roll (the doubler, if
+/// a double is pending).
+fn cube(setup: &Setup, searcher: &Searcher, ply: u8, json: bool) -> anyhow::Result<()> {
+    let state = CubeState::from_setup(setup);
+    let analysis = searcher.cube_decision(&setup.position, &state, ply);
+    let d = &analysis.decision;
     if json {
         println!(
             "{}",
-            serde_json::json!({"equity": round(p.equity()), "probs": p.0.map(round)})
+            serde_json::json!({
+                "ply": ply,
+                "cube": {
+                    "no_double": round(d.no_double),
+                    "double_take": round(d.double_take),
+                    "double_pass": round(d.double_pass),
+                    "action": d.action.to_string(),
+                    "take": d.take.to_string(),
+                },
+                "cubeless_equity": round(analysis.probs.equity()),
+                "probs": analysis.probs.0.map(round),
+            })
         );
         return Ok(());
     }
     print!("{}", ascii::render(setup));
-    println!("Cubeless evaluation for the side on roll (0-ply; give --dice 31 to rank moves):");
-    println!("  equity {:+.3}   {}", p.equity(), probs_line(&p));
+    println!("Cube decision ({ply}-ply; {}):", unit(&state));
+    println!(
+        "  cubeless equity {:+.3}   {}",
+        analysis.probs.equity(),
+        probs_line(&analysis.probs)
+    );
+    let best = d.optimal();
+    for (name, v) in [
+        ("No double", d.no_double),
+        ("Double, take", d.double_take),
+        ("Double, pass", d.double_pass),
+    ] {
+        let diff = if (v - best).abs() < 1e-7 {
+            String::new()
+        } else {
+            format!("({:+.3})", v - best)
+        };
+        println!("  {name:<14} {v:>+7.3} {diff}");
+    }
+    if !state.roller_may_double() {
+        println!("  The cube is not available to the side on roll.");
+    }
+    println!(
+        "Proper cube action: {}; the opponent should {}.",
+        d.action, d.take
+    );
     Ok(())
 }
 

@@ -56,7 +56,9 @@ impl CubeDecision {
         let after_double = double_take.min(double_pass);
         let action = if !may_double {
             CubeAction::NoDouble
-        } else if after_double > no_double {
+        } else if after_double > no_double || (take == TakeAnswer::Pass && double_pass >= no_double)
+        {
+            // A pass worth as much as playing on is taken: cash it.
             match take {
                 TakeAnswer::Pass => CubeAction::DoublePass,
                 _ => CubeAction::DoubleTake,
@@ -131,6 +133,8 @@ mod tests {
         assert_eq!(d(1.2, 1.5).action, CubeAction::TooGoodPass);
         assert_eq!(d(1.2, 0.9).action, CubeAction::TooGoodTake);
         assert_eq!(d(0.8, 1.3).optimal(), 1.0);
+        // A certain single win: cashing is as good as playing on, so cash.
+        assert_eq!(d(1.0, 2.0).action, CubeAction::DoublePass);
         assert_eq!(d(1.2, 1.5).optimal(), 1.2);
         let no_cube = CubeDecision::new(0.6, 0.8, 1.0, false, false);
         assert_eq!(no_cube.action, CubeAction::NoDouble);

@@ -3,7 +3,15 @@
 //! after the move; 1 = the average over the opponent's 21 rolls of the
 //! position after its best 0-ply reply; and so on).
 //!
-//! This is the plain, exhaustive form: no move filters or caches yet.
+//! Two forms: the plain, exhaustive cubeless one below (players in duels,
+//! dev-set scoring), and [`Searcher`], cubeful with move filters and a
+//! cache, behind analysis and the UBGI engine.
+
+mod cache;
+mod engine;
+
+pub use cache::EvalCache;
+pub use engine::{CubeAnalysis, MoveFilter, RankedMove, SearchSettings, Searcher};
 
 use crate::backgammon::{Dice, MoveList, Position, legal_moves};
 use crate::eval::{Evaluator, Probs};

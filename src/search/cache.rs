@@ -1,0 +1,106 @@
+//! A shared cache of static evaluations keyed by position.
+//!
+//! Direct-mapped: each position hashes to one slot, and a newer entry
+//! replaces an older one. Slots are locked one at a time with `try_lock`,
+//! so threads never wait on each other: a busy slot is just a miss. A hit
+//! returns exactly what the evaluator would compute, so results do not
+//! depend on what the cache holds or on the thread count.
+
+use crate::backgammon::Position;
+use crate::eval::Probs;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+#[derive(Clone, Copy)]
+struct Entry {
+    position: Position,
+    probs: Probs,
+}
+
+pub struct EvalCache {
+    slots: Box<[Mutex<Option<Entry>>]>,
+    mask: usize,
+    hits: AtomicU64,
+    lookups: AtomicU64,
+}
+
+impl EvalCache {
+    /// A cache of `2^bits` slots (about 56 bytes each).
+    pub fn new(bits: u32) -> EvalCache {
+        let n = 1usize << bits;
+        EvalCache {
+            slots: (0..n).map(|_| Mutex::new(None)).collect(),
+            mask: n - 1,
+            hits: AtomicU64::new(0),
+            lookups: AtomicU64::new(0),
+        }
+    }
+
+    fn slot(&self, position: &Position) -> &Mutex<Option<Entry>> {
+        let raw = position.raw();
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for chunk in raw.chunks(8) {
+            let mut word = [0u8; 8];
+            for (w, &b) in word.iter_mut().zip(chunk) {
+                *w = b as u8;
+            }
+            h = (h ^ u64::from_le_bytes(word)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            h ^= h >> 29;
+        }
+        &self.slots[(h as usize) & self.mask]
+    }
+
+    /// The cached probabilities of `position`, or `compute`'s, stored.
+    #[inline]
+    pub fn get_or(&self, position: &Position, compute: impl FnOnce() -> Probs) -> Probs {
+        self.lookups.fetch_add(1, Ordering::Relaxed);
+        let slot = self.slot(position);
+        if let Ok(guard) = slot.try_lock()
+            && let Some(entry) = *guard
+            && entry.position == *position
+        {
+            self.hits.fetch_add(1, Ordering::Relaxed);
+            return entry.probs;
+        }
+        let probs = compute();
+        if let Ok(mut guard) = slot.try_lock() {
+            *guard = Some(Entry {
+                position: *position,
+                probs,
+            });
+        }
+        probs
+    }
+
+    /// Hits and lookups so far.
+    pub fn stats(&self) -> (u64, u64) {
+        (
+            self.hits.load(Ordering::Relaxed),
+            self.lookups.load(Ordering::Relaxed),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hits_return_what_was_stored_and_collisions_recompute() {
+        let cache = EvalCache::new(1);
+        let a = Position::starting();
+        let b = crate::backgammon::with_legal_moves(
+            &a,
+            crate::backgammon::Dice::new(3, 1).unwrap(),
+            |l| l.as_slice()[0].position,
+        );
+        assert_ne!(a, b);
+        let pa = Probs([0.5, 0.1, 0.0, 0.1, 0.0]);
+        assert_eq!(cache.get_or(&a, || pa), pa);
+        assert_eq!(cache.get_or(&a, || unreachable!()), pa);
+        // Another position never gets a's probabilities.
+        let pb = Probs([0.4, 0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(cache.get_or(&b, || pb), pb);
+        assert_eq!(cache.stats(), (1, 3));
+    }
+}

@@ -1,0 +1,339 @@
+//! Cubeful n-ply search with move filters, an evaluation cache and rayon.
+//!
+//! Plies count as GNU Backgammon counts them. A node is a position before
+//! its roller rolls, valued for a set of cube states at once: the position
+//! tree does not depend on the cube, so every state a line can reach (no
+//! double, or double/take, at each level) is carried down one walk of the
+//! tree, as gnubg does. At the leaves Janowski's formulas turn the static
+//! probabilities into cubeful values; above them the roller doubles where
+//! double/take or double/pass beats no double. Within the tree each reply
+//! is chosen by the 0-ply cubeless equity, gnubg's convention.
+//!
+//! Parallel work (candidates at the root, rolls of a cube decision) is
+//! collected in order and summed sequentially, so answers do not depend on
+//! the thread count.
+
+use super::cache::EvalCache;
+use crate::backgammon::{Dice, GameResult, MoveList, Position, with_legal_moves};
+use crate::cube::{CubeDecision, CubeState, cubeful, efficiency};
+use crate::eval::{Evaluator, Probs};
+use rayon::prelude::*;
+
+/// The most cube states one node carries (two per state of its parent).
+const MAX_STATES: usize = 32;
+
+/// Keep at most `keep` candidates within `window` (cubeful equity per cube)
+/// of the best.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveFilter {
+    pub keep: usize,
+    pub window: f32,
+}
+
+/// How deep to look and what to prune on the way.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchSettings {
+    pub ply: u8,
+    /// After the 0-ply pass over every legal move.
+    pub first: MoveFilter,
+    /// After the 2-ply pass, before 3-ply.
+    pub deep: MoveFilter,
+}
+
+impl SearchSettings {
+    /// gnubg's "world class" filters: 8 moves within 0.16 after 0-ply,
+    /// 1-ply skipped, 2 within 0.04 after 2-ply.
+    pub fn world_class(ply: u8) -> SearchSettings {
+        SearchSettings {
+            ply,
+            first: MoveFilter {
+                keep: 8,
+                window: 0.16,
+            },
+            deep: MoveFilter {
+                keep: 2,
+                window: 0.04,
+            },
+        }
+    }
+
+    /// The plies candidates are evaluated at, in order, each followed by
+    /// the filter that picks who goes on to the next.
+    fn stages(&self) -> Vec<(u8, MoveFilter)> {
+        let mut stages = vec![(0, self.first)];
+        if self.ply >= 3 {
+            stages.push((2, self.deep));
+        }
+        if self.ply > 0 {
+            stages.push((self.ply, self.deep));
+        }
+        stages
+    }
+}
+
+/// One legal move with its value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RankedMove {
+    /// Its index in the move list.
+    pub index: usize,
+    /// The position after it, from the mover's view.
+    pub position: Position,
+    /// Cubeless probabilities for the mover.
+    pub probs: Probs,
+    /// Cubeful equity for the mover, per unit of the cube
+    /// (money-normalised in a match).
+    pub equity: f32,
+    /// The ply it was last evaluated at.
+    pub ply: u8,
+}
+
+/// A cube decision with the cubeless probabilities behind it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CubeAnalysis {
+    pub decision: CubeDecision,
+    /// For the side on roll, at the same depth.
+    pub probs: Probs,
+    pub ply: u8,
+}
+
+/// The search: an evaluator plus its cache.
+pub struct Searcher<'a> {
+    eval: &'a Evaluator,
+    cache: EvalCache,
+}
+
+impl<'a> Searcher<'a> {
+    pub fn new(eval: &'a Evaluator) -> Searcher<'a> {
+        Searcher {
+            eval,
+            cache: EvalCache::new(17),
+        }
+    }
+
+    pub fn evaluator(&self) -> &Evaluator {
+        self.eval
+    }
+
+    /// Cache hits and lookups so far.
+    pub fn cache_stats(&self) -> (u64, u64) {
+        self.cache.stats()
+    }
+
+    /// Static probabilities for the roller of a game still going.
+    #[inline]
+    pub fn probs(&self, pos: &Position) -> Probs {
+        self.cache.get_or(pos, || self.eval.probs(pos))
+    }
+
+    /// Static probabilities for the side that moved into `after`.
+    #[inline]
+    pub fn after_probs(&self, after: &Position) -> Probs {
+        match GameResult::of_mover_win(after) {
+            Some(result) => Probs::won(result),
+            None => self.probs(&after.swap()).flip(),
+        }
+    }
+
+    /// Values of `pos` for its roller, one per state in `states`, looking
+    /// `ply` plies ahead; the roller may double first where it can. Returns
+    /// the cubeless probabilities at the same depth.
+    pub fn evaluate(
+        &self,
+        pos: &Position,
+        states: &[CubeState],
+        ply: u8,
+        out: &mut [f32],
+    ) -> Probs {
+        if ply == 0 {
+            let p = self.probs(pos);
+            let x = efficiency(pos);
+            for (o, s) in out.iter_mut().zip(states) {
+                *o = cubeful(&p, s, x);
+            }
+            return p;
+        }
+        let mut expanded = [CubeState::money(); MAX_STATES];
+        let mut slots = [(0usize, None::<usize>); MAX_STATES];
+        let mut m = 0;
+        for (i, s) in states.iter().enumerate() {
+            expanded[m] = *s;
+            slots[i].0 = m;
+            m += 1;
+            if s.roller_may_double() && m < MAX_STATES {
+                expanded[m] = s.doubled();
+                slots[i].1 = Some(m);
+                m += 1;
+            }
+        }
+        let mut values = [0f32; MAX_STATES];
+        let p = self.roll_average(pos, &expanded[..m], ply, &mut values[..m], false);
+        for (i, s) in states.iter().enumerate() {
+            let no_double = values[slots[i].0];
+            out[i] = match slots[i].1 {
+                Some(dt) => {
+                    let doubled = values[dt].min(s.cash());
+                    if doubled > no_double {
+                        doubled
+                    } else {
+                        no_double
+                    }
+                }
+                None => no_double,
+            };
+        }
+        p
+    }
+
+    /// The average over the 21 rolls of each state's value after the
+    /// roller's move (chosen at 0-ply) and `ply − 1` plies more, without a
+    /// cube action first.
+    fn roll_average(
+        &self,
+        pos: &Position,
+        states: &[CubeState],
+        ply: u8,
+        out: &mut [f32],
+        parallel: bool,
+    ) -> Probs {
+        let one_roll = |(dice, weight): (Dice, u8)| {
+            let mut values = [0f32; MAX_STATES];
+            let probs = self.after_roll(pos, dice, states, ply, &mut values);
+            (probs, values, weight as f32 / 36.0)
+        };
+        let rolls: Vec<_> = Dice::all_rolls().collect();
+        let results: Vec<_> = if parallel {
+            rolls.into_par_iter().map(one_roll).collect()
+        } else {
+            rolls.into_iter().map(one_roll).collect()
+        };
+        let mut total = Probs::default();
+        out.iter_mut().for_each(|o| *o = 0.0);
+        for (probs, values, weight) in results {
+            total.add_scaled(&probs, weight);
+            for (o, v) in out.iter_mut().zip(values) {
+                *o += v * weight;
+            }
+        }
+        total
+    }
+
+    /// The roller's values after its best move with `dice`.
+    fn after_roll(
+        &self,
+        pos: &Position,
+        dice: Dice,
+        states: &[CubeState],
+        ply: u8,
+        out: &mut [f32; MAX_STATES],
+    ) -> Probs {
+        let best = with_legal_moves(pos, dice, |list| {
+            let mut best = (list.as_slice()[0].position, f32::NEG_INFINITY);
+            for c in list {
+                let e = self.after_probs(&c.position).equity();
+                if e > best.1 {
+                    best = (c.position, e);
+                }
+            }
+            best.0
+        });
+        self.after_move(&best, states, ply - 1, out)
+    }
+
+    /// The mover's values after moving into `after`, the opponent to roll
+    /// with `ply` plies left.
+    fn after_move(
+        &self,
+        after: &Position,
+        states: &[CubeState],
+        ply: u8,
+        out: &mut [f32],
+    ) -> Probs {
+        if let Some(result) = GameResult::of_mover_win(after) {
+            for (o, s) in out.iter_mut().zip(states) {
+                *o = s.result_value(result, true);
+            }
+            return Probs::won(result);
+        }
+        let mut children = [CubeState::money(); MAX_STATES];
+        for (c, s) in children.iter_mut().zip(states) {
+            *c = s.swapped();
+        }
+        let mut values = [0f32; MAX_STATES];
+        let n = states.len();
+        let p = self.evaluate(&after.swap(), &children[..n], ply, &mut values[..n]);
+        for ((o, s), v) in out.iter_mut().zip(states).zip(values) {
+            *o = s.flip(v);
+        }
+        p.flip()
+    }
+
+    /// Every legal move of `list` (played from `pos`) ranked by cubeful
+    /// equity, best first, through the filter stages of `settings`.
+    pub fn rank_moves(
+        &self,
+        list: &MoveList,
+        state: &CubeState,
+        settings: &SearchSettings,
+    ) -> Vec<RankedMove> {
+        let value = |index: usize, ply: u8| {
+            let position = list.as_slice()[index].position;
+            let mut v = [0f32; 1];
+            let probs = self.after_move(&position, std::slice::from_ref(state), ply, &mut v);
+            RankedMove {
+                index,
+                position,
+                probs,
+                equity: state.normalise(v[0]),
+                ply,
+            }
+        };
+        let mut ranked: Vec<RankedMove> = Vec::new();
+        let mut alive: Vec<usize> = (0..list.len()).collect();
+        for (ply, filter) in settings.stages() {
+            let mut fresh: Vec<RankedMove> = alive.par_iter().map(|&i| value(i, ply)).collect();
+            sort(&mut fresh);
+            ranked.retain(|r| !alive.contains(&r.index));
+            let best = fresh.first().map_or(0.0, |r| r.equity);
+            alive = fresh
+                .iter()
+                .take(filter.keep.max(1))
+                .filter(|r| r.equity >= best - filter.window)
+                .map(|r| r.index)
+                .collect();
+            fresh.extend(ranked);
+            ranked = fresh;
+        }
+        ranked
+    }
+
+    /// The cube decision before the roll of `pos` for its roller.
+    pub fn cube_decision(&self, pos: &Position, state: &CubeState, ply: u8) -> CubeAnalysis {
+        let states = [*state, state.doubled(), state.beavered()];
+        let n = if state.beavers_allowed() { 3 } else { 2 };
+        let mut v = [0f32; 3];
+        let probs = if ply == 0 {
+            self.evaluate(pos, &states[..n], 0, &mut v[..n])
+        } else {
+            self.roll_average(pos, &states[..n], ply, &mut v[..n], true)
+        };
+        let beaver = n == 3 && v[2] < v[1];
+        let double_take = if beaver { v[2] } else { v[1] };
+        let decision = CubeDecision::new(
+            state.normalise(v[0]),
+            state.normalise(double_take),
+            state.normalise(state.cash()),
+            state.roller_may_double(),
+            beaver,
+        );
+        CubeAnalysis {
+            decision,
+            probs,
+            ply,
+        }
+    }
+}
+
+/// Best first; ties by move-list order, so the order is reproducible.
+fn sort(moves: &mut [RankedMove]) {
+    moves.sort_by(|a, b| b.equity.total_cmp(&a.equity).then(a.index.cmp(&b.index)));
+}

@@ -1,0 +1,153 @@
+//! The cubeful search: agreement with the plain search, reproducibility
+//! whatever the thread count, filters, and hand-checked cube decisions.
+
+use kotra::backgammon::{Dice, MoveList, Position, legal_moves};
+use kotra::cube::{CubeAction, CubeState, Owner, Stakes, TakeAnswer};
+use kotra::eval::{Evaluator, shipped_model};
+use kotra::notation::position_id;
+use kotra::search::{SearchSettings, Searcher};
+
+fn eval() -> Evaluator {
+    Evaluator::new(shipped_model().unwrap())
+}
+
+fn position(id: &str) -> Position {
+    position_id::decode(id).unwrap()
+}
+
+/// Mover with one checker on `mine`, opponent one checker on `theirs`
+/// (each in its own numbering), every other checker off.
+fn last_checkers(mine: usize, theirs: usize) -> Position {
+    let (mut me, mut opp) = ([0u8; 25], [0u8; 25]);
+    me[mine - 1] = 1;
+    opp[theirs - 1] = 1;
+    Position::from_sides(&me, &opp).unwrap()
+}
+
+const MIDDLE: &str = "4HPwATDgc/ABMA";
+const CONTACT: [&str; 3] = ["4HPwATDgc/ABMA", "jGfkASjg8wcBAQ", "sNvBAQDg2+ABEA"];
+
+#[test]
+fn cubeless_probabilities_match_the_plain_search() {
+    let eval = eval();
+    let searcher = Searcher::new(&eval);
+    for id in CONTACT {
+        let pos = position(id);
+        let mut list = MoveList::new();
+        legal_moves(&pos, Dice::new(4, 2).unwrap(), &mut list);
+        for c in list.iter().take(4) {
+            let plain = kotra::search::after_move(&eval, &c.position, 1);
+            let mut v = [0f32];
+            let state = CubeState::money().swapped();
+            let p = searcher
+                .evaluate(&c.position.swap(), &[state], 1, &mut v)
+                .flip();
+            for k in 0..5 {
+                assert!(
+                    (p.0[k] - plain.0[k]).abs() < 1e-5,
+                    "{id}: {:?} v {:?}",
+                    p,
+                    plain
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn same_answer_on_any_thread_count() {
+    let run = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let eval = eval();
+            let searcher = Searcher::new(&eval);
+            let pos = position(CONTACT[1]);
+            let mut list = MoveList::new();
+            legal_moves(&pos, Dice::new(6, 3).unwrap(), &mut list);
+            let ranked =
+                searcher.rank_moves(&list, &CubeState::money(), &SearchSettings::world_class(2));
+            let cube = searcher.cube_decision(&pos, &CubeState::money(), 2);
+            (ranked, cube)
+        })
+    };
+    assert_eq!(run(1), run(4));
+}
+
+#[test]
+fn filters_keep_the_best_and_rank_every_move_once() {
+    let eval = eval();
+    let searcher = Searcher::new(&eval);
+    let pos = position(MIDDLE);
+    let mut list = MoveList::new();
+    legal_moves(&pos, Dice::new(3, 1).unwrap(), &mut list);
+    let ranked = searcher.rank_moves(&list, &CubeState::money(), &SearchSettings::world_class(2));
+    let mut seen: Vec<usize> = ranked.iter().map(|r| r.index).collect();
+    seen.sort();
+    assert_eq!(seen, (0..list.len()).collect::<Vec<_>>());
+    assert_eq!(ranked[0].ply, 2);
+    assert!(ranked.iter().filter(|r| r.ply == 2).count() <= 8);
+    assert_eq!(
+        kotra::notation::move_text::format(&pos, &list.as_slice()[ranked[0].index].play),
+        "8/5 6/5"
+    );
+    // Moves left at 0-ply are all worse than the window allowed.
+    let best0 = ranked.iter().map(|r| r.equity).fold(f32::MIN, f32::max);
+    assert_eq!(best0, ranked[0].equity);
+}
+
+#[test]
+fn last_roll_cube_decisions() {
+    let eval = eval();
+    let searcher = Searcher::new(&eval);
+    // One checker on the 4-point against one on the 1-point: 34/36 to win.
+    for ply in [0, 1, 2] {
+        let a = searcher.cube_decision(&last_checkers(4, 1), &CubeState::money(), ply);
+        assert!((a.probs.win() - 34.0 / 36.0).abs() < 1e-4, "{:?}", a.probs);
+        assert_eq!(a.decision.action, CubeAction::DoublePass, "ply {ply}");
+        assert_eq!(a.decision.take, TakeAnswer::Pass);
+    }
+    // On the 8-point: 17/36 to win, no double and a take.
+    let a = searcher.cube_decision(&last_checkers(8, 1), &CubeState::money(), 1);
+    assert!((a.probs.win() - 17.0 / 36.0).abs() < 1e-4);
+    assert_eq!(a.decision.action, CubeAction::NoDouble);
+    assert_eq!(a.decision.take, TakeAnswer::Take);
+    // At 1-ply the last roll is exact: double/take is worth 2 × (2p − 1).
+    let p = 17.0 / 36.0;
+    assert!((a.decision.double_take - 2.0 * (2.0 * p - 1.0)).abs() < 1e-4);
+}
+
+#[test]
+fn no_double_in_the_crawford_game_nor_with_the_opponents_cube() {
+    let eval = eval();
+    let searcher = Searcher::new(&eval);
+    let crawford = CubeState {
+        value: 1,
+        owner: Owner::Centered,
+        stakes: Stakes::Match {
+            me_away: 3,
+            opp_away: 1,
+            crawford: true,
+            post_crawford: false,
+        },
+    };
+    let strong = last_checkers(4, 1);
+    assert_eq!(
+        searcher
+            .cube_decision(&strong, &crawford, 0)
+            .decision
+            .action,
+        CubeAction::NoDouble
+    );
+    let theirs = CubeState {
+        owner: Owner::Opponent,
+        value: 2,
+        ..CubeState::money()
+    };
+    assert_eq!(
+        searcher.cube_decision(&strong, &theirs, 1).decision.action,
+        CubeAction::NoDouble
+    );
+}
