@@ -21,3 +21,4 @@ pub mod notation;
 pub mod players;
 pub mod search;
 pub mod train;
+pub mod ubgi;

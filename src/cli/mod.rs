@@ -99,6 +99,12 @@ pub enum Command {
         /// The model file (default: the shipped network).
         path: Option<std::path::PathBuf>,
     },
+    /// Speak UBGI v0.2 on stdin/stdout (for gnubg's harnesses and other programs).
+    Ubgi {
+        /// Another model file instead of the shipped network.
+        #[arg(long)]
+        model: Option<std::path::PathBuf>,
+    },
     /// Measure speed.
     Bench {
         #[command(subcommand)]
@@ -150,6 +156,7 @@ pub fn run(cli: Cli) -> i32 {
             json,
         } => duel::run(&a, &b, games, seed, json),
         Command::Model { path } => model_info::run(path.as_deref()),
+        Command::Ubgi { model } => ubgi(model.as_deref()),
         Command::Score {
             set,
             model,
@@ -170,6 +177,13 @@ pub fn run(cli: Cli) -> i32 {
             EXIT_BAD_INPUT
         }
     }
+}
+
+fn ubgi(model: Option<&std::path::Path>) -> anyhow::Result<()> {
+    let eval = crate::eval::Evaluator::new(crate::eval::model_or_shipped(model)?);
+    let stdin = std::io::stdin();
+    crate::ubgi::Engine::new(&eval).run(stdin.lock(), std::io::stdout().lock())?;
+    Ok(())
 }
 
 /// Turns any panic into one line on stderr (no backtrace) and exits; a

@@ -1,0 +1,85 @@
+//! The engine's settable keys, as announced in the handshake.
+
+/// A key as the handshake lists it.
+pub struct Key {
+    pub name: &'static str,
+    /// The `key` line after the name: type, default and range.
+    pub spec: &'static str,
+}
+
+impl Key {
+    pub fn line(&self) -> String {
+        format!("key {} {}", self.name, self.spec)
+    }
+}
+
+pub const KEYS: [Key; 3] = [
+    Key {
+        name: "engine.ply",
+        spec: "int default 1 min 1 max 4",
+    },
+    Key {
+        name: "engine.cubeful",
+        spec: "bool default true",
+    },
+    Key {
+        name: "game.variant",
+        spec: "enum default backgammon values backgammon",
+    },
+];
+
+/// The keys' present values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// Root-inclusive: 1 = the static evaluation (gnubg's 0-ply).
+    pub ply: u8,
+    /// Cubeful checker play (the cube state from the Match ID), or cubeless
+    /// money equity.
+    pub cubeful: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            ply: 1,
+            cubeful: true,
+        }
+    }
+}
+
+impl Settings {
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "engine.ply" => {
+                self.ply = value
+                    .parse::<u8>()
+                    .ok()
+                    .filter(|p| (1..=4).contains(p))
+                    .ok_or_else(|| format!("engine.ply {value:?}: an integer 1 to 4"))?;
+            }
+            "engine.cubeful" => {
+                self.cubeful = match value.to_ascii_lowercase().as_str() {
+                    "true" | "on" | "1" => true,
+                    "false" | "off" | "0" => false,
+                    _ => return Err(format!("engine.cubeful {value:?}: true or false")),
+                };
+            }
+            "game.variant" => {
+                if value != "backgammon" {
+                    return Err(format!("game.variant {value:?}: only backgammon here"));
+                }
+            }
+            _ => return Err(format!("unknown key {key}")),
+        }
+        Ok(())
+    }
+
+    pub fn get(&self, key: &str) -> Result<String, String> {
+        match key {
+            "engine.ply" => Ok(self.ply.to_string()),
+            "engine.cubeful" => Ok(self.cubeful.to_string()),
+            "game.variant" => Ok("backgammon".into()),
+            _ => Err(format!("unknown key {key}")),
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! The UBGI v0.2 engine behind `kotra-ai ubgi`: a line protocol (like
+//! chess's UCI) through which GNU Backgammon's harnesses and other programs
+//! ask for moves and cube actions. The contract followed is the oracle's
+//! `UBGI.md`: every bad line gets `error <code> <detail>` and the engine
+//! carries on; it never exits but on `quit` or the end of its input.
+
+mod keys;
+
+use crate::backgammon::{Dice, MoveList, Setup, legal_moves};
+use crate::cube::CubeState;
+use crate::eval::Evaluator;
+use crate::notation::{move_text, parse_setup};
+use crate::search::{SearchSettings, Searcher};
+use keys::{KEYS, Settings};
+use std::io::{BufRead, Write};
+
+pub const PROTOCOL: &str = "0.2";
+
+/// Why a command was refused; the protocol's error codes.
+#[derive(Debug)]
+enum Refusal {
+    BadCommand(String),
+    BadValue(String),
+    BadState(String),
+    Unsupported(String),
+}
+
+impl Refusal {
+    fn line(&self) -> String {
+        let (code, detail) = match self {
+            Refusal::BadCommand(d) => ("bad_command", d),
+            Refusal::BadValue(d) => ("bad_value", d),
+            Refusal::BadState(d) => ("bad_state", d),
+            Refusal::Unsupported(d) => ("unsupported", d),
+        };
+        format!("error {code} {detail}")
+    }
+}
+
+/// One engine session: the evaluator, the key values and the situation
+/// last set.
+pub struct Engine<'a> {
+    searcher: Searcher<'a>,
+    settings: Settings,
+    setup: Option<Setup>,
+    dice: Option<Dice>,
+}
+
+impl<'a> Engine<'a> {
+    pub fn new(eval: &'a Evaluator) -> Engine<'a> {
+        Engine {
+            searcher: Searcher::new(eval),
+            settings: Settings::default(),
+            setup: None,
+            dice: None,
+        }
+    }
+
+    /// Reads commands until `quit` or the end of input, answering each.
+    pub fn run(&mut self, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+        for line in input.lines() {
+            let line = match line {
+                Ok(l) => l,
+                // Bytes that are not UTF-8: refuse the line, keep going.
+                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    writeln!(output, "error bad_value the line is not UTF-8")?;
+                    output.flush()?;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let line = line.trim();
+            if line.is_empty() {
+                continue;
+            }
+            if line == "quit" {
+                break;
+            }
+            let replies = self.handle(line).unwrap_or_else(|r| vec![r.line()]);
+            for reply in replies {
+                writeln!(output, "{reply}")?;
+            }
+            output.flush()?;
+        }
+        Ok(())
+    }
+
+    fn handle(&mut self, line: &str) -> Result<Vec<String>, Refusal> {
+        let mut words = line.split_whitespace();
+        let command = words.next().unwrap_or("");
+        let args: Vec<&str> = words.collect();
+        match (command, args.as_slice()) {
+            ("ubgi", []) => {
+                let mut out = vec![
+                    "id name kotra-ai".to_string(),
+                    "id author the kotra-ai developers".to_string(),
+                    format!("proto {PROTOCOL}"),
+                ];
+                out.extend(KEYS.iter().map(|k| k.line()));
+                out.push("ubgiok".into());
+                Ok(out)
+            }
+            ("isready", []) => Ok(vec!["readyok".into()]),
+            ("keys", []) => Ok(KEYS.iter().map(|k| k.line()).collect()),
+            ("set", [key, value]) => {
+                self.settings.set(key, value).map_err(Refusal::BadValue)?;
+                Ok(vec![])
+            }
+            ("set", _) => Err(Refusal::BadValue("usage: set <key> <value>".into())),
+            ("get", [key]) => {
+                let value = self.settings.get(key).map_err(Refusal::BadValue)?;
+                Ok(vec![format!("value {key} {value}")])
+            }
+            ("newgame", []) => {
+                self.setup = None;
+                self.dice = None;
+                Ok(vec![])
+            }
+            ("position", [kind, id]) => self.position(kind, id),
+            ("position", _) => Err(Refusal::BadValue(
+                "usage: position gnubgid <PositionID:MatchID> | position xgid <XGID>".into(),
+            )),
+            ("dice", [a, b]) => {
+                let die = |s: &str| s.parse::<u8>().ok();
+                let dice = die(a)
+                    .zip(die(b))
+                    .and_then(|(a, b)| Dice::new(a, b))
+                    .ok_or_else(|| {
+                        Refusal::BadValue(format!("dice {a} {b}: each must be 1 to 6"))
+                    })?;
+                self.dice = Some(dice);
+                Ok(vec![])
+            }
+            ("go", ["chequer" | "checker"]) => self.go_chequer(),
+            ("go", ["cube"]) => self.go_cube(),
+            ("go", _) => Err(Refusal::BadValue("usage: go chequer | go cube".into())),
+            _ => Err(Refusal::BadCommand(format!(
+                "{command:?} (or its arguments)"
+            ))),
+        }
+    }
+
+    fn position(&mut self, kind: &str, id: &str) -> Result<Vec<String>, Refusal> {
+        let text = match kind {
+            "gnubgid" => id.to_string(),
+            "xgid" if id.starts_with("XGID=") => id.to_string(),
+            "xgid" => format!("XGID={id}"),
+            _ => return Err(Refusal::BadValue(format!("unknown position kind {kind:?}"))),
+        };
+        let setup = parse_setup(&text).map_err(|e| Refusal::BadValue(e.to_string()))?;
+        if setup.info.resigned != 0 {
+            return Err(Refusal::Unsupported("resignations".into()));
+        }
+        self.dice = setup.info.rolled();
+        self.setup = Some(setup);
+        Ok(vec![])
+    }
+
+    fn setup(&self) -> Result<&Setup, Refusal> {
+        self.setup
+            .as_ref()
+            .ok_or_else(|| Refusal::BadState("no position yet".into()))
+    }
+
+    fn cube_state(&self, setup: &Setup) -> CubeState {
+        if self.settings.cubeful {
+            CubeState::from_setup(setup)
+        } else {
+            CubeState::money()
+        }
+    }
+
+    fn go_chequer(&mut self) -> Result<Vec<String>, Refusal> {
+        let setup = self.setup()?;
+        if setup.info.doubled {
+            return Err(Refusal::BadState("a double is pending: go cube".into()));
+        }
+        let dice = self
+            .dice
+            .ok_or_else(|| Refusal::BadState("no dice: send dice <d1> <d2>".into()))?;
+        let mut list = MoveList::new();
+        legal_moves(&setup.position, dice, &mut list);
+        if list.is_forfeit() {
+            return Ok(vec!["bestmove pass".into()]);
+        }
+        let settings = SearchSettings::world_class(self.settings.ply - 1);
+        let state = self.cube_state(setup);
+        let ranked = self.searcher.rank_moves(&list, &state, &settings);
+        let best = if self.settings.cubeful {
+            ranked[0]
+        } else {
+            *ranked
+                .iter()
+                .max_by(|a, b| a.probs.equity().total_cmp(&b.probs.equity()))
+                .expect("a legal move")
+        };
+        let text = move_text::format(&setup.position, &list.as_slice()[best.index].play);
+        Ok(vec![
+            format!(
+                "info equity {:.5} ply {} candidates {}",
+                best.equity,
+                best.ply,
+                list.len()
+            ),
+            format!("bestmove {text}"),
+        ])
+    }
+
+    fn go_cube(&mut self) -> Result<Vec<String>, Refusal> {
+        let setup = self.setup()?;
+        let info = &setup.info;
+        if info.rolled().is_some() && !info.doubled {
+            return Err(Refusal::BadState("the dice are rolled: go chequer".into()));
+        }
+        // Decisions are taken from the doubler's view: the side on roll.
+        let state = CubeState::from_setup(setup);
+        let analysis = self
+            .searcher
+            .cube_decision(&setup.position, &state, self.settings.ply - 1);
+        let d = &analysis.decision;
+        let info_line = format!(
+            "info nd {:.5} dt {:.5} dp {:.5} action {} response {}",
+            d.no_double, d.double_take, d.double_pass, d.action, d.take
+        );
+        let answer = if info.doubled {
+            match d.take {
+                crate::cube::TakeAnswer::Pass => "bestcube pass",
+                _ => "bestcube take",
+            }
+        } else if state.roller_may_double() && d.should_double() {
+            "bestcube double"
+        } else {
+            "bestcube nodouble"
+        };
+        Ok(vec![info_line, answer.into()])
+    }
+}

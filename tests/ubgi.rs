@@ -1,0 +1,85 @@
+//! UBGI transcripts: the handshake, keys, decisions, and garbage input
+//! answered with `error` lines while the engine carries on.
+
+use kotra::eval::{Evaluator, shipped_model};
+use kotra::ubgi::Engine;
+
+fn transcript(input: &str) -> Vec<String> {
+    let eval = Evaluator::new(shipped_model().unwrap());
+    let mut out = Vec::new();
+    Engine::new(&eval).run(input.as_bytes(), &mut out).unwrap();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn handshake_and_keys() {
+    let out = transcript(
+        "ubgi\nisready\nset engine.ply 2\nget engine.ply\nget game.variant\nkeys\nquit\nisready\n",
+    );
+    assert_eq!(out[0], "id name kotra-ai");
+    assert_eq!(out[2], "proto 0.2");
+    let ok = out.iter().position(|l| l == "ubgiok").unwrap();
+    assert!(
+        out[..ok]
+            .iter()
+            .any(|l| l.starts_with("key engine.ply int default 1"))
+    );
+    assert_eq!(out[ok + 1], "readyok");
+    assert_eq!(out[ok + 2], "value engine.ply 2");
+    assert_eq!(out[ok + 3], "value game.variant backgammon");
+    assert!(out[ok + 4].starts_with("key "));
+    // Nothing after quit is answered.
+    assert_eq!(out.iter().filter(|l| *l == "readyok").count(), 1);
+}
+
+#[test]
+fn chequer_and_cube_decisions() {
+    let out = transcript(
+        "newgame\nposition gnubgid 4PPgQSDgc/ABMA:MIESAAAAAAAE\ndice 5 4\ngo chequer\n\
+         position gnubgid AQAAIAAAAAAAAA:MAEAAAAAAAAE\ngo cube\n\
+         position gnubgid AQAAIAAAAAAAAA:MBkAAAAAAAAE\ngo cube\n\
+         position gnubgid 4HPwATDgc/ABMA:MAEAAAAAAAAE\ngo cube\n\
+         position gnubgid 4HPwATDgc/ABMA:MBkAAAAAAAAE\ngo cube\n",
+    );
+    let answers: Vec<&String> = out.iter().filter(|l| !l.starts_with("info")).collect();
+    // 54 from the opening, the oracle's example position.
+    assert_eq!(answers[0], "bestmove 24/20 13/8");
+    // 34/36 to win on the last roll: double, and the opponent passes.
+    assert_eq!(answers[1], "bestcube double");
+    assert_eq!(answers[2], "bestcube pass");
+    // The opening position: no double, take.
+    assert_eq!(answers[3], "bestcube nodouble");
+    assert_eq!(answers[4], "bestcube take");
+    assert!(out.iter().any(|l| l.starts_with("info nd ")));
+}
+
+#[test]
+fn forfeited_roll_is_a_pass() {
+    // Mover on the bar against a closed board: no legal move.
+    let out = transcript("position gnubgid 27Y5AADg/wcAQA\ndice 6 4\ngo chequer\n");
+    assert_eq!(out.last().unwrap(), "bestmove pass", "{out:?}");
+}
+
+#[test]
+fn garbage_gets_error_lines_and_the_engine_carries_on() {
+    let out = transcript(
+        "hello\ngo chequer\nposition gnubgid nonsense\nposition gnubgid 4HPwATDgc/ABMA:MAEAAAAAAAAE\n\
+         go chequer\ndice 0 9\ndice 3\nset engine.ply 0\nset engine.nope 1\nget nope\ngo sideways\n\
+         set engine.cubeful maybe\nposition fen abc\n\u{1F3B2}\nisready\n",
+    );
+    let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("error ")).collect();
+    assert_eq!(errors.len(), 13, "{out:#?}");
+    assert!(errors[0].starts_with("error bad_command"));
+    assert!(errors[1].starts_with("error bad_state"));
+    assert!(errors[2].starts_with("error bad_value"));
+    assert!(
+        errors[3].starts_with("error bad_state"),
+        "no dice yet: {}",
+        errors[3]
+    );
+    assert_eq!(out.last().unwrap(), "readyok");
+}
