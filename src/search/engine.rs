@@ -333,7 +333,15 @@ impl<'a> Searcher<'a> {
     }
 }
 
-/// Best first; ties by move-list order, so the order is reproducible.
+/// Best first. Cubeful ties are common (every move that leaves the
+/// opponent a double/pass is worth exactly −1) and are broken by cubeless
+/// equity, which still rewards the move that does best if the opponent
+/// errs; then by move-list order, so the order is reproducible.
 fn sort(moves: &mut [RankedMove]) {
-    moves.sort_by(|a, b| b.equity.total_cmp(&a.equity).then(a.index.cmp(&b.index)));
+    moves.sort_by(|a, b| {
+        b.equity
+            .total_cmp(&a.equity)
+            .then(b.probs.equity().total_cmp(&a.probs.equity()))
+            .then(a.index.cmp(&b.index))
+    });
 }
