@@ -210,8 +210,72 @@ fn bad_input_gets_one_line_and_exit_2() {
     );
     assert_one_line_error(&run(&["moves", "4HPwATDgc/ABMA", "--dice", "71"]), "dice");
     assert_one_line_error(&run(&["moves", "4HPwATDgc/ABMA"]), "--dice");
+    assert_one_line_error(&run(&["analyze", "4HPwATDgc/ABMA", "--dice", "07"]), "dice");
+    assert_one_line_error(&run(&["analyze", "4HPwATDgc/ABMA", "--ply", "9"]), "--ply");
+    assert_one_line_error(
+        &run(&["rollout", "4HPwATDgc/ABMA", "--trials", "0"]),
+        "--trials",
+    );
+    assert_one_line_error(
+        &run(&[
+            "rollout",
+            "4HPwATDgc/ABMA:MAEAAAAAAAAE",
+            "--model",
+            "/no/such/model.net",
+        ]),
+        "/no/such/model.net",
+    );
     assert_one_line_error(
         &run(&["bench", "movegen", "--positions", "/no/such/file"]),
         "/no/such/file",
     );
+}
+
+#[test]
+fn rollout_ranks_candidates_with_standard_errors() {
+    let v = run_json(&[
+        "rollout",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "31",
+        "--trials",
+        "72",
+        "--truncate",
+        "6",
+        "--cubeful",
+        "--json",
+    ]);
+    let moves = v["moves"].as_array().unwrap();
+    assert!(!moves.is_empty(), "{v}");
+    assert_eq!(moves[0]["move"], "8/5 6/5", "{v}");
+    let e = &moves[0]["cubeful_equity"];
+    assert!(
+        e["se"].as_f64().unwrap() > 0.0 && e["mean"].as_f64().unwrap() > 0.0,
+        "{v}"
+    );
+    // The same seed gives the same numbers.
+    let again = run_json(&[
+        "rollout",
+        "4HPwATDgc/ABMA",
+        "--dice",
+        "31",
+        "--trials",
+        "72",
+        "--truncate",
+        "6",
+        "--cubeful",
+        "--json",
+    ]);
+    assert_eq!(v, again);
+    let cube = run_json(&[
+        "rollout",
+        "4HPwATDgc/ABMA",
+        "--trials",
+        "36",
+        "--truncate",
+        "4",
+        "--cubeful",
+        "--json",
+    ]);
+    assert_eq!(cube["cube"]["action"], "no double", "{cube}");
 }

@@ -6,6 +6,7 @@ mod bench;
 mod duel;
 mod model_info;
 mod moves;
+mod rollout;
 mod score;
 mod show;
 pub mod train;
@@ -62,6 +63,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Roll out the candidate moves of a roll, or a position and its cube decision.
+    Rollout(rollout::RolloutArgs),
     /// Train the networks by self-play (TD(λ), burn), with checkpoints.
     Train(train::TrainArgs),
     /// Play mirrored money games between two players and report points per game.
@@ -148,6 +151,7 @@ pub fn run(cli: Cli) -> i32 {
             json,
         } => moves::run(&position, dice.as_deref(), json),
         Command::Train(args) => train::run(args),
+        Command::Rollout(args) => rollout::run(args),
         Command::Duel {
             a,
             b,

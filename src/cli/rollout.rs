@@ -1,0 +1,275 @@
+//! `kotra-ai rollout`: with dice, roll out the candidate moves of the roll;
+//! without, roll out the position and (with `--cubeful`) its cube decision.
+
+use crate::backgammon::{MoveList, Setup, legal_moves};
+use crate::cube::{CubeState, Stakes};
+use crate::eval::{Evaluator, model_or_shipped};
+use crate::notation::{ascii, move_text, position_id};
+use crate::rollout::{Estimate, RolloutResult, RolloutSettings, cube_rollout, rollout};
+use crate::search::{MoveFilter, SearchSettings, Searcher};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub struct RolloutArgs {
+    /// `PositionID:MatchID`, a bare `PositionID`, or `XGID=...`.
+    pub position: String,
+    /// The roll whose moves to roll out (defaults to the dice in the ID;
+    /// without dice the position before the roll is rolled out).
+    #[arg(long)]
+    pub dice: Option<String>,
+    #[arg(long, default_value_t = 1296)]
+    pub trials: u32,
+    /// Checker play inside the rollout, as gnubg counts plies.
+    #[arg(long, default_value_t = 0)]
+    pub ply: u8,
+    /// Stop each trial after this many half-moves and use the evaluator.
+    #[arg(long)]
+    pub truncate: Option<u32>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Play the cube inside the rollout (money play) and report cubeful equities.
+    #[arg(long)]
+    pub cubeful: bool,
+    /// How many candidate moves (the best at 0-ply within 0.16) to roll out.
+    #[arg(long, default_value_t = 8)]
+    pub candidates: usize,
+    /// Switch off variance reduction (luck adjustment).
+    #[arg(long)]
+    pub no_variance_reduction: bool,
+    /// Another model file instead of the shipped network.
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
+    if args.trials == 0 {
+        anyhow::bail!("--trials must be at least 1");
+    }
+    if args.ply > 2 {
+        anyhow::bail!("--ply must be 0 to 2 inside a rollout");
+    }
+    let mut setup = super::setup_arg(&args.position)?;
+    let state = CubeState::from_setup(&setup);
+    if args.cubeful && !matches!(state.stakes, Stakes::Money { .. }) {
+        anyhow::bail!("cubeful rollouts are money play only; leave out --cubeful for match scores");
+    }
+    let eval = Evaluator::new(model_or_shipped(args.model.as_deref())?);
+    let searcher = Searcher::new(&eval);
+    let settings = RolloutSettings {
+        trials: args.trials,
+        ply: args.ply,
+        truncate: args.truncate,
+        seed: args.seed,
+        variance_reduction: !args.no_variance_reduction,
+    };
+    let dice = match args.dice.as_deref() {
+        Some(_) => Some(super::roll_arg(args.dice.as_deref(), &setup, "")?),
+        None => setup.info.rolled(),
+    };
+    let Some(dice) = dice else {
+        return position(&setup, &searcher, &state, &settings, &args);
+    };
+    setup.info.dice = [dice.high(), dice.low()];
+    let mut list = MoveList::new();
+    legal_moves(&setup.position, dice, &mut list);
+    if list.is_forfeit() {
+        anyhow::bail!("no legal move with {dice}: nothing to roll out");
+    }
+    let filter = SearchSettings {
+        first: MoveFilter {
+            keep: args.candidates.max(1),
+            window: 0.16,
+        },
+        ..SearchSettings::world_class(0)
+    };
+    let ranked = searcher.rank_moves(&list, &state, &filter);
+    let chosen: Vec<_> = ranked
+        .iter()
+        .take(args.candidates.max(1))
+        .filter(|r| r.equity >= ranked[0].equity - 0.16)
+        .collect();
+    let bar = bar(!args.json, args.trials as u64 * chosen.len() as u64);
+    let tick = |n| bar.inc(n);
+    let states: Vec<CubeState> = if args.cubeful {
+        vec![state.swapped()]
+    } else {
+        vec![]
+    };
+    let mut rows: Vec<(String, String, RolloutResult)> = chosen
+        .iter()
+        .map(|r| {
+            let result = rollout(
+                &searcher,
+                &r.position.swap(),
+                false,
+                &states,
+                &settings,
+                &tick,
+            );
+            let text = move_text::format(&setup.position, &list.as_slice()[r.index].play);
+            (text, position_id::encode(&r.position), result)
+        })
+        .collect();
+    bar.finish_and_clear();
+    let key = |r: &RolloutResult| r.cubeful.first().unwrap_or(&r.cubeless).mean;
+    rows.sort_by(|a, b| key(&b.2).total_cmp(&key(&a.2)));
+    if args.json {
+        let moves: Vec<_> = rows
+            .iter()
+            .map(|(m, id, r)| {
+                let mut v = serde_json::json!({
+                    "move": m,
+                    "position_id": id,
+                    "equity": est(&r.cubeless),
+                    "probs": r.probs.iter().map(est).collect::<Vec<_>>(),
+                });
+                if let Some(c) = r.cubeful.first() {
+                    v["cubeful_equity"] = est(c);
+                }
+                v
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({"trials": args.trials, "seed": args.seed, "ply": args.ply, "moves": moves})
+        );
+        return Ok(());
+    }
+    print!("{}", ascii::render(&setup));
+    println!(
+        "Rollout of {} candidate moves with {dice}: {} trials each, {}-ply play{}{}, seed {}",
+        rows.len(),
+        args.trials,
+        args.ply,
+        truncation(args.truncate),
+        if args.cubeful { ", cubeful" } else { "" },
+        args.seed
+    );
+    let best = key(&rows[0].2);
+    for (i, (m, _, r)) in rows.iter().enumerate() {
+        let e = r.cubeful.first().unwrap_or(&r.cubeless);
+        println!(
+            "{:>4}. {m:<26} {:>+7.3} ± {:.3}  {:>7}  {}",
+            i + 1,
+            e.mean,
+            e.se,
+            if i == 0 {
+                String::new()
+            } else {
+                format!("{:+.3}", e.mean - best)
+            },
+            probs_line(r)
+        );
+    }
+    Ok(())
+}
+
+fn position(
+    setup: &Setup,
+    searcher: &Searcher,
+    state: &CubeState,
+    settings: &RolloutSettings,
+    args: &RolloutArgs,
+) -> anyhow::Result<()> {
+    let pos = &setup.position;
+    let states = if args.cubeful { 2 } else { 0 };
+    let bar = bar(!args.json, settings.trials as u64);
+    let tick = |n| bar.inc(n);
+    let (decision, result) = if args.cubeful {
+        let (d, r) = cube_rollout(searcher, pos, state, settings, &tick);
+        (Some(d), r)
+    } else {
+        (None, rollout(searcher, pos, true, &[], settings, &tick))
+    };
+    bar.finish_and_clear();
+    debug_assert_eq!(result.cubeful.len(), states);
+    if args.json {
+        let mut v = serde_json::json!({
+            "trials": settings.trials,
+            "seed": settings.seed,
+            "ply": settings.ply,
+            "equity": est(&result.cubeless),
+            "probs": result.probs.iter().map(est).collect::<Vec<_>>(),
+        });
+        if let Some(d) = decision {
+            v["cube"] = serde_json::json!({
+                "no_double": est(&result.cubeful[0]),
+                "double_take": est(&result.cubeful[1]),
+                "double_pass": 1.0,
+                "action": d.action.to_string(),
+                "take": d.take.to_string(),
+            });
+        }
+        println!("{v}");
+        return Ok(());
+    }
+    print!("{}", ascii::render(setup));
+    println!(
+        "Rollout for the side on roll: {} trials, {}-ply play{}, seed {}",
+        settings.trials,
+        settings.ply,
+        truncation(settings.truncate),
+        settings.seed
+    );
+    println!(
+        "  cubeless equity {:+.3} ± {:.3}   {}",
+        result.cubeless.mean,
+        result.cubeless.se,
+        probs_line(&result)
+    );
+    if let Some(d) = decision {
+        println!(
+            "  No double      {:+.3} ± {:.3}",
+            result.cubeful[0].mean, result.cubeful[0].se
+        );
+        println!(
+            "  Double, take   {:+.3} ± {:.3}",
+            result.cubeful[1].mean, result.cubeful[1].se
+        );
+        println!("  Double, pass   {:+.3}", 1.0);
+        println!(
+            "Proper cube action: {}; the opponent should {}.",
+            d.action, d.take
+        );
+    }
+    Ok(())
+}
+
+fn truncation(t: Option<u32>) -> String {
+    t.map(|k| format!(", truncated at {k} half-moves"))
+        .unwrap_or_default()
+}
+
+fn est(e: &Estimate) -> serde_json::Value {
+    serde_json::json!({"mean": (e.mean * 1e6).round() / 1e6, "se": (e.se * 1e6).round() / 1e6})
+}
+
+fn probs_line(r: &RolloutResult) -> String {
+    let p = r.probs.map(|e| e.mean * 100.0);
+    format!(
+        "{:5.1} {:5.1} {:5.1} | {:5.1} {:5.1} {:5.1}",
+        p[0],
+        p[1],
+        p[2],
+        100.0 - p[0],
+        p[3],
+        p[4]
+    )
+}
+
+fn bar(visible: bool, total: u64) -> indicatif::ProgressBar {
+    if !visible {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} trials ({per_sec}, eta {eta})",
+        )
+        .expect("template is valid"),
+    );
+    bar
+}

@@ -1,0 +1,159 @@
+//! Rollouts: play a position out many times and average the results.
+//!
+//! - Every trial is seeded from (seed, trial index) and results are summed
+//!   in trial order, so the same seed gives the same numbers to the last
+//!   digit on any thread count.
+//! - The first two rolls are stratified: trial `i` starts with ordered roll
+//!   `i mod 36` and follows with `(i / 36) mod 36`, so every 1296 trials
+//!   see each pair of opening rolls exactly once. Candidates of one roll
+//!   share trial seeds (common random numbers), which sharpens their
+//!   differences.
+//! - Variance reduction: each roll's luck, the 0-ply value of the best
+//!   play with that roll minus the average over all 21 rolls, is
+//!   subtracted from the result. Its expectation is zero whatever the
+//!   evaluator, so the estimate stays unbiased while most of the dice's
+//!   noise cancels.
+//! - Trials stop when the game ends, at truncation (then the evaluator
+//!   scores the position), or in a bear-off, which the database settles.
+//! - Cubeful rollouts (money play) carry each cube state of interest
+//!   through the same dice; both sides double and take by 0-ply cube
+//!   decisions.
+
+mod trial;
+
+use crate::backgammon::{Dice, Position};
+use crate::cube::{CubeDecision, CubeState};
+use crate::search::Searcher;
+use rayon::prelude::*;
+use trial::{Trial, TrialResult};
+
+/// How to roll out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RolloutSettings {
+    pub trials: u32,
+    /// Checker play inside the rollout (0 = the network alone).
+    pub ply: u8,
+    /// Stop after this many half-moves and score with the evaluator.
+    pub truncate: Option<u32>,
+    pub seed: u64,
+    pub variance_reduction: bool,
+}
+
+impl Default for RolloutSettings {
+    fn default() -> Self {
+        RolloutSettings {
+            trials: 1296,
+            ply: 0,
+            truncate: None,
+            seed: 1,
+            variance_reduction: true,
+        }
+    }
+}
+
+/// A mean and its standard error.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Estimate {
+    pub mean: f64,
+    pub se: f64,
+}
+
+impl Estimate {
+    fn of(values: impl Iterator<Item = f64> + Clone) -> Estimate {
+        let n = values.clone().count() as f64;
+        if n == 0.0 {
+            return Estimate::default();
+        }
+        let mean = values.clone().sum::<f64>() / n;
+        let var = if n > 1.0 {
+            values.map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1.0)
+        } else {
+            0.0
+        };
+        Estimate {
+            mean,
+            se: (var / n).sqrt(),
+        }
+    }
+}
+
+/// What a rollout measured, for the side it was asked about.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RolloutResult {
+    pub trials: u32,
+    /// win, win gammon, win backgammon, lose gammon, lose backgammon.
+    pub probs: [Estimate; 5],
+    pub cubeless: Estimate,
+    /// One per cube state asked for, in units of the starting cube.
+    pub cubeful: Vec<Estimate>,
+}
+
+/// Rolls out a position before `start`'s roller rolls. Results are for
+/// the side `for_roller` says: the roller, or (after a move, when `start`
+/// is the opponent to roll) the mover. `states` are cube states from the
+/// roller's view, carried through each trial for cubeful results.
+pub fn rollout(
+    searcher: &Searcher,
+    start: &Position,
+    for_roller: bool,
+    states: &[CubeState],
+    settings: &RolloutSettings,
+    progress: &(dyn Fn(u64) + Sync),
+) -> RolloutResult {
+    let trial = Trial::new(searcher, settings, states);
+    let results: Vec<TrialResult> = (0..settings.trials)
+        .into_par_iter()
+        .map(|i| {
+            let r = trial.play(start, i);
+            progress(1);
+            r
+        })
+        .collect();
+    let sign = if for_roller { 1.0 } else { -1.0 };
+    let flip = |r: &TrialResult| {
+        if for_roller {
+            r.probs
+        } else {
+            let [w, wg, wbg, lg, lbg] = r.probs;
+            [1.0 - w, lg, lbg, wg, wbg]
+        }
+    };
+    let probs = std::array::from_fn(|k| Estimate::of(results.iter().map(|r| flip(r)[k])));
+    let cubeless = Estimate::of(results.iter().map(|r| sign * r.equity));
+    let unit = states.first().map_or(1.0, |s| s.value as f64);
+    let cubeful = (0..states.len())
+        .map(|j| Estimate::of(results.iter().map(move |r| sign * r.cubeful[j] / unit)))
+        .collect();
+    RolloutResult {
+        trials: settings.trials,
+        probs,
+        cubeless,
+        cubeful,
+    }
+}
+
+/// A cube decision by cubeful rollout (money play): no double and
+/// double/take rolled out over the same dice; double/pass is exact.
+pub fn cube_rollout(
+    searcher: &Searcher,
+    pos: &Position,
+    state: &CubeState,
+    settings: &RolloutSettings,
+    progress: &(dyn Fn(u64) + Sync),
+) -> (CubeDecision, RolloutResult) {
+    let states = [*state, state.doubled()];
+    let result = rollout(searcher, pos, true, &states, settings, progress);
+    let decision = CubeDecision::new(
+        result.cubeful[0].mean as f32,
+        result.cubeful[1].mean as f32,
+        1.0,
+        state.roller_may_double(),
+        false,
+    );
+    (decision, result)
+}
+
+/// The ordered roll with index `k` in 0..36.
+fn stratum(k: u32) -> Dice {
+    Dice::new((k / 6 + 1) as u8, (k % 6 + 1) as u8).expect("1..=6")
+}

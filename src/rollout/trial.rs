@@ -1,0 +1,228 @@
+//! One rollout trial: a game played out from the start position.
+
+use super::{RolloutSettings, stratum};
+use crate::backgammon::{Dice, GameResult, MoveList, Position, legal_moves};
+use crate::cube::{CubeState, TakeAnswer, cubeful, efficiency};
+use crate::eval::{PositionClass, Probs};
+use crate::players::duel::splitmix;
+use crate::search::{SearchSettings, Searcher};
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+
+/// The most cube states one rollout carries.
+pub const MAX_STATES: usize = 4;
+
+/// Games longer than this are scored by the evaluator where they stand.
+const MAX_HALF_MOVES: u32 = 1000;
+
+/// A trial's outcome for the start position's roller, luck removed.
+#[derive(Clone, Copy, Debug)]
+pub struct TrialResult {
+    pub probs: [f64; 5],
+    pub equity: f64,
+    /// Points won per cube state (cube value included).
+    pub cubeful: [f64; MAX_STATES],
+}
+
+pub struct Trial<'a> {
+    searcher: &'a Searcher<'a>,
+    settings: RolloutSettings,
+    states: Vec<CubeState>,
+}
+
+/// The running totals of one trial, all from the start roller's view.
+struct Books {
+    luck: [f64; 5],
+    luck_equity: f64,
+    cube: [CubeState; MAX_STATES],
+    /// Set once a cube state's game is over (a pass, or the end).
+    settled: [Option<f64>; MAX_STATES],
+    cube_luck: [f64; MAX_STATES],
+}
+
+impl<'a> Trial<'a> {
+    pub fn new(
+        searcher: &'a Searcher<'a>,
+        settings: &RolloutSettings,
+        states: &[CubeState],
+    ) -> Trial<'a> {
+        assert!(
+            states.len() <= MAX_STATES,
+            "at most {MAX_STATES} cube states"
+        );
+        Trial {
+            searcher,
+            settings: *settings,
+            states: states.to_vec(),
+        }
+    }
+
+    pub fn play(&self, start: &Position, index: u32) -> TrialResult {
+        let seed = splitmix(self.settings.seed ^ splitmix(index as u64 + 1));
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let n = self.states.len();
+        let mut books = Books {
+            luck: [0.0; 5],
+            luck_equity: 0.0,
+            cube: [CubeState::money(); MAX_STATES],
+            settled: [None; MAX_STATES],
+            cube_luck: [0.0; MAX_STATES],
+        };
+        books.cube[..n].copy_from_slice(&self.states);
+        let mut pos = *start;
+        let mut mine = true;
+        let mut list = MoveList::new();
+        for half_move in 0..=MAX_HALF_MOVES {
+            let truncated = self.settings.truncate.is_some_and(|t| half_move >= t)
+                || half_move == MAX_HALF_MOVES;
+            if truncated || PositionClass::of(&pos) == PositionClass::BearOff {
+                let p = self.searcher.probs(&pos);
+                let x = efficiency(&pos);
+                let values: [f64; MAX_STATES] = std::array::from_fn(|j| {
+                    if j < n {
+                        cubeful(&p, &books.cube[j], x) as f64
+                    } else {
+                        0.0
+                    }
+                });
+                return self.finish(&books, p, mine, values);
+            }
+            self.cube_actions(&pos, mine, &mut books);
+            let dice = match half_move {
+                0 => stratum(index % 36),
+                1 => stratum((index / 36) % 36),
+                _ => Dice::new(rng.random_range(1..=6), rng.random_range(1..=6)).expect("1..=6"),
+            };
+            let after = self.play_roll(&pos, dice, mine, &mut list, &mut books);
+            if let Some(result) = GameResult::of_mover_win(&after) {
+                let values: [f64; MAX_STATES] = std::array::from_fn(|j| {
+                    if j < n {
+                        books.cube[j].result_value(result, true) as f64
+                    } else {
+                        0.0
+                    }
+                });
+                // The mover won: its view is the "roller" view of `finish`.
+                return self.finish(&books, Probs::won(result), mine, values);
+            }
+            pos = after.swap();
+            mine = !mine;
+            for c in books.cube.iter_mut().take(n) {
+                *c = c.swapped();
+            }
+        }
+        unreachable!("the loop returns at MAX_HALF_MOVES")
+    }
+
+    /// Doubles and takes or passes for each cube state still in play, by
+    /// 0-ply cube decisions.
+    fn cube_actions(&self, pos: &Position, mine: bool, books: &mut Books) {
+        let sign = if mine { 1.0 } else { -1.0 };
+        for j in 0..self.states.len() {
+            if books.settled[j].is_some() || !books.cube[j].roller_may_double() {
+                continue;
+            }
+            let d = self.searcher.cube_decision(pos, &books.cube[j], 0).decision;
+            if !d.should_double() {
+                continue;
+            }
+            if d.take == TakeAnswer::Pass {
+                books.settled[j] = Some(sign * books.cube[j].cash() as f64 - books.cube_luck[j]);
+            } else {
+                books.cube[j] = books.cube[j].doubled();
+            }
+        }
+    }
+
+    /// Plays `dice` from `pos` and books the roll's luck.
+    fn play_roll(
+        &self,
+        pos: &Position,
+        dice: Dice,
+        mine: bool,
+        list: &mut MoveList,
+        books: &mut Books,
+    ) -> Position {
+        let (best_after, best_probs) = self.best_0ply(pos, dice, list);
+        let after = if self.settings.ply == 0 {
+            best_after
+        } else {
+            legal_moves(pos, dice, list);
+            let settings = SearchSettings::world_class(self.settings.ply);
+            let ranked = self
+                .searcher
+                .rank_moves(list, &CubeState::money(), &settings);
+            ranked[0].position
+        };
+        if self.settings.variance_reduction {
+            let mut mean = Probs::default();
+            for (roll, weight) in Dice::all_rolls() {
+                let p = if roll == dice {
+                    best_probs
+                } else {
+                    self.best_0ply(pos, roll, list).1
+                };
+                mean.add_scaled(&p, weight as f32 / 36.0);
+            }
+            let (actual, mean) = if mine {
+                (best_probs, mean)
+            } else {
+                (best_probs.flip(), mean.flip())
+            };
+            for k in 0..5 {
+                books.luck[k] += (actual.0[k] - mean.0[k]) as f64;
+            }
+            let luck = (actual.equity() - mean.equity()) as f64;
+            books.luck_equity += luck;
+            for j in 0..self.states.len() {
+                if books.settled[j].is_none() {
+                    books.cube_luck[j] += luck * books.cube[j].value as f64;
+                }
+            }
+        }
+        after
+    }
+
+    /// The 0-ply cubeless best play of `dice` and the mover's
+    /// probabilities after it.
+    fn best_0ply(&self, pos: &Position, dice: Dice, list: &mut MoveList) -> (Position, Probs) {
+        legal_moves(pos, dice, list);
+        let mut best = (
+            list.as_slice()[0].position,
+            Probs::default(),
+            f32::NEG_INFINITY,
+        );
+        for c in list.iter() {
+            let p = self.searcher.after_probs(&c.position);
+            let e = p.equity();
+            if e > best.2 {
+                best = (c.position, p, e);
+            }
+        }
+        (best.0, best.1)
+    }
+
+    /// The result, luck removed. `p` and `values` are from the view of the
+    /// side to roll (or the mover who just won) when the trial ended;
+    /// `mine` says whether that is the start roller.
+    fn finish(
+        &self,
+        books: &Books,
+        p: Probs,
+        mine: bool,
+        values: [f64; MAX_STATES],
+    ) -> TrialResult {
+        let (p, sign) = if mine { (p, 1.0) } else { (p.flip(), -1.0) };
+        let probs = std::array::from_fn(|k| p.0[k] as f64 - books.luck[k]);
+        let equity = p.equity() as f64 - books.luck_equity;
+        let cubeful = std::array::from_fn(|j| match books.settled[j] {
+            Some(v) => v,
+            None => sign * values[j] - books.cube_luck[j],
+        });
+        TrialResult {
+            probs,
+            equity,
+            cubeful,
+        }
+    }
+}

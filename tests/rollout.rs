@@ -1,0 +1,126 @@
+//! Rollouts: reproducible on any thread count, luck adjustment unbiased and
+//! sharper, cube decisions at the last roll.
+
+use kotra::backgammon::Position;
+use kotra::cube::{CubeAction, CubeState};
+use kotra::eval::{Evaluator, shipped_model};
+use kotra::rollout::{RolloutResult, RolloutSettings, cube_rollout, rollout};
+use kotra::search::Searcher;
+
+/// A short race: the roller has checkers on its 8 and 9 points, the
+/// opponent on its 7 and 8 (plus a few home), everything else off.
+fn race() -> Position {
+    let (mut me, mut opp) = ([0u8; 25], [0u8; 25]);
+    me[7] = 2;
+    me[8] = 1;
+    me[2] = 2;
+    opp[6] = 1;
+    opp[7] = 2;
+    opp[1] = 2;
+    Position::from_sides(&me, &opp).unwrap()
+}
+
+fn run(threads: usize, settings: RolloutSettings, states: &[CubeState]) -> RolloutResult {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(|| {
+        let eval = Evaluator::new(shipped_model().unwrap());
+        let searcher = Searcher::new(&eval);
+        rollout(&searcher, &race(), true, states, &settings, &|_| {})
+    })
+}
+
+#[test]
+fn same_seed_same_numbers_on_any_thread_count() {
+    let settings = RolloutSettings {
+        trials: 144,
+        seed: 7,
+        ..RolloutSettings::default()
+    };
+    let states = [CubeState::money()];
+    let a = run(1, settings, &states);
+    assert_eq!(a, run(3, settings, &states));
+    assert_ne!(
+        a,
+        run(
+            1,
+            RolloutSettings {
+                seed: 8,
+                ..settings
+            },
+            &states
+        )
+    );
+}
+
+#[test]
+fn luck_adjustment_is_unbiased_and_sharper() {
+    let with = run(
+        2,
+        RolloutSettings {
+            trials: 1296,
+            ..RolloutSettings::default()
+        },
+        &[],
+    );
+    let without = run(
+        2,
+        RolloutSettings {
+            trials: 1296,
+            variance_reduction: false,
+            ..RolloutSettings::default()
+        },
+        &[],
+    );
+    let (a, b) = (with.probs[0], without.probs[0]);
+    assert!(a.se < b.se / 2.0, "{a:?} {b:?}");
+    let diff = (a.mean - b.mean).abs();
+    assert!(
+        diff < 4.0 * (a.se * a.se + b.se * b.se).sqrt(),
+        "{a:?} {b:?}"
+    );
+    // The probabilities hang together: no gammons in this race.
+    assert!(with.probs[1].mean.abs() < 1e-3 && with.probs[3].mean.abs() < 1e-3);
+    assert!((with.cubeless.mean - (2.0 * a.mean - 1.0)).abs() < 1e-3);
+}
+
+#[test]
+fn truncation_at_zero_is_the_static_evaluation() {
+    let eval = Evaluator::new(shipped_model().unwrap());
+    let searcher = Searcher::new(&eval);
+    let settings = RolloutSettings {
+        trials: 36,
+        truncate: Some(0),
+        ..RolloutSettings::default()
+    };
+    let r = rollout(&searcher, &race(), true, &[], &settings, &|_| {});
+    let p = eval.probs(&race());
+    assert!((r.probs[0].mean - p.win() as f64).abs() < 1e-6);
+    assert_eq!(r.probs[0].se, 0.0);
+}
+
+#[test]
+fn cube_rollout_cashes_the_last_roll() {
+    let eval = Evaluator::new(shipped_model().unwrap());
+    let searcher = Searcher::new(&eval);
+    // One checker on the 4-point against one on the 1-point: 34/36.
+    let (mut me, mut opp) = ([0u8; 25], [0u8; 25]);
+    me[3] = 1;
+    opp[0] = 1;
+    let pos = Position::from_sides(&me, &opp).unwrap();
+    let settings = RolloutSettings {
+        trials: 72,
+        ..RolloutSettings::default()
+    };
+    let (decision, result) = cube_rollout(&searcher, &pos, &CubeState::money(), &settings, &|_| {});
+    assert_eq!(decision.action, CubeAction::DoublePass);
+    // A bear-off: the database settles every trial at once, exactly.
+    assert!(
+        (result.probs[0].mean - 34.0 / 36.0).abs() < 1e-6,
+        "{:?}",
+        result.probs[0]
+    );
+    assert_eq!(result.probs[0].se, 0.0);
+}
