@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 /// Home points of one side.
-const POINTS: usize = 6;
+pub(super) const POINTS: usize = 6;
 /// Positions of up to 15 checkers on six points: C(21, 6).
 pub const POSITIONS: usize = 54_264;
 /// Rolls tracked per distribution; the tail beyond is lumped into the last.
@@ -251,14 +251,19 @@ impl BearoffDb {
 /// Where the tables are cached: `$KOTRA_CACHE_DIR`, else
 /// `$XDG_CACHE_HOME/kotra-ai`, else `~/.cache/kotra-ai`.
 pub fn cache_path() -> Option<PathBuf> {
+    cache_file("bearoff-one-sided-v1.bin")
+}
+
+/// `name` in the cache folder of [`cache_path`].
+pub fn cache_file(name: &str) -> Option<PathBuf> {
     let dir = std::env::var_os("KOTRA_CACHE_DIR")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("XDG_CACHE_HOME").map(|d| PathBuf::from(d).join("kotra-ai")))
         .or_else(|| std::env::var_os("HOME").map(|d| PathBuf::from(d).join(".cache/kotra-ai")))?;
-    Some(dir.join("bearoff-one-sided-v1.bin"))
+    Some(dir.join(name))
 }
 
-fn enumerate(board: &mut [u8; POINTS], i: usize, left: u8, out: &mut Vec<[u8; POINTS]>) {
+pub(super) fn enumerate(board: &mut [u8; POINTS], i: usize, left: u8, out: &mut Vec<[u8; POINTS]>) {
     if i == POINTS {
         out.push(*board);
         return;
@@ -270,7 +275,7 @@ fn enumerate(board: &mut [u8; POINTS], i: usize, left: u8, out: &mut Vec<[u8; PO
     board[i] = 0;
 }
 
-fn pips(board: &[u8; POINTS]) -> u32 {
+pub(super) fn pips(board: &[u8; POINTS]) -> u32 {
     board
         .iter()
         .enumerate()
@@ -280,7 +285,7 @@ fn pips(board: &[u8; POINTS]) -> u32 {
 
 /// A position with only the mover's home board (the other side is gone;
 /// the move generator does not care).
-fn one_sided(board: &[u8; POINTS]) -> Position {
+pub(super) fn one_sided(board: &[u8; POINTS]) -> Position {
     let mut me = [0u8; 25];
     me[..POINTS].copy_from_slice(board);
     let mut opp = [0u8; 25];

@@ -63,10 +63,14 @@ impl Evaluator {
     #[inline]
     pub fn probs(&self, pos: &Position) -> Probs {
         match PositionClass::of(pos) {
-            PositionClass::BearOff => self
-                .bearoff
-                .probs(pos)
-                .expect("bear-off class has both home boards"),
+            PositionClass::BearOff => match super::bearoff_two_sided::TwoSidedDb::get().win(pos) {
+                // Small endings: exact (no gammons are possible there).
+                Some(win) => Probs([win, 0.0, 0.0, 0.0, 0.0]),
+                None => self
+                    .bearoff
+                    .probs(pos)
+                    .expect("bear-off class has both home boards"),
+            },
             PositionClass::Race => self.net_probs(NetKind::Race, pos),
             PositionClass::Contact => self.net_probs(NetKind::Contact, pos),
         }

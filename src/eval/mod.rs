@@ -4,6 +4,7 @@
 //! fixed baseline opponent.
 
 pub mod bearoff;
+pub mod bearoff_two_sided;
 pub mod encoding;
 mod evaluator;
 pub mod model_file;

@@ -2,10 +2,10 @@
 
 use super::{RolloutSettings, stratum};
 use crate::backgammon::{Dice, GameResult, MoveList, Position, legal_moves};
-use crate::cube::{CubeState, TakeAnswer, cubeful, efficiency};
+use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::{PositionClass, Probs};
 use crate::players::duel::splitmix;
-use crate::search::{SearchSettings, Searcher};
+use crate::search::{SearchSettings, Searcher, leaf_value};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -77,10 +77,9 @@ impl<'a> Trial<'a> {
                 || half_move == MAX_HALF_MOVES;
             if truncated || PositionClass::of(&pos) == PositionClass::BearOff {
                 let p = self.searcher.probs(&pos);
-                let x = efficiency(&pos);
                 let values: [f64; MAX_STATES] = std::array::from_fn(|j| {
                     if j < n {
-                        cubeful(&p, &books.cube[j], x) as f64
+                        leaf_value(&pos, &p, &books.cube[j]) as f64
                     } else {
                         0.0
                     }

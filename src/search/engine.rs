@@ -15,8 +15,9 @@
 
 use super::cache::EvalCache;
 use crate::backgammon::{Dice, GameResult, MoveList, Position, with_legal_moves};
-use crate::cube::{CubeDecision, CubeState, cubeful, efficiency};
-use crate::eval::{Evaluator, Probs};
+use crate::cube::{CubeDecision, CubeState, Owner, cubeful, efficiency};
+use crate::eval::bearoff_two_sided::{CubeSlot, TwoSidedDb};
+use crate::eval::{Evaluator, PositionClass, Probs};
 use rayon::prelude::*;
 
 /// The most cube states one node carries (two per state of its parent).
@@ -146,9 +147,8 @@ impl<'a> Searcher<'a> {
     ) -> Probs {
         if ply == 0 {
             let p = self.probs(pos);
-            let x = efficiency(pos);
             for (o, s) in out.iter_mut().zip(states) {
-                *o = cubeful(&p, s, x);
+                *o = leaf_value(pos, &p, s);
             }
             return p;
         }
@@ -331,6 +331,23 @@ impl<'a> Searcher<'a> {
             ply,
         }
     }
+}
+
+/// The static cubeful value of `pos` for its roller: exact from the
+/// two-sided bear-off database in small money endings, else Janowski's
+/// formulas over the probabilities `p`.
+pub fn leaf_value(pos: &Position, p: &Probs, state: &CubeState) -> f32 {
+    if state.is_money() && PositionClass::of(pos) == PositionClass::BearOff {
+        let slot = match state.owner {
+            Owner::Centered => CubeSlot::Centered,
+            Owner::Roller => CubeSlot::Roller,
+            Owner::Opponent => CubeSlot::Opponent,
+        };
+        if let Some(e) = TwoSidedDb::get().equity(pos, slot) {
+            return e * state.value as f32;
+        }
+    }
+    cubeful(p, state, efficiency(pos))
 }
 
 /// Best first. Cubeful ties are common (every move that leaves the

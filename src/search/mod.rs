@@ -11,7 +11,7 @@ mod cache;
 mod engine;
 
 pub use cache::EvalCache;
-pub use engine::{CubeAnalysis, MoveFilter, RankedMove, SearchSettings, Searcher};
+pub use engine::{CubeAnalysis, MoveFilter, RankedMove, SearchSettings, Searcher, leaf_value};
 
 use crate::backgammon::{Dice, MoveList, Position, legal_moves};
 use crate::eval::{Evaluator, Probs};

@@ -1,0 +1,267 @@
+//! Exact two-sided bear-off database for small endings: every pair of home
+//! boards with up to six checkers each (924 × 924 positions), with the
+//! roller's cubeless winning chance and its cubeful money equity (per unit
+//! of the cube) for the cube centred, owned by the roller, and owned by the
+//! opponent, under optimal checker and cube play by both sides.
+//!
+//! Gammons cannot happen here (each side has borne off at least nine), so
+//! the winning chance is the whole cubeless story. Built by the program by
+//! dynamic programming over total pip count (about a second) and cached on
+//! disk beside the one-sided tables.
+
+use super::bearoff::{POINTS, cache_file, enumerate, home_board, one_sided, pips, rank};
+use crate::backgammon::{Dice, MoveList, Position, legal_moves};
+use std::sync::OnceLock;
+
+/// The most checkers per side the database covers.
+pub const MAX_CHECKERS: u8 = 6;
+/// Boards of up to six checkers on six points: C(12, 6).
+pub const BOARDS: usize = 924;
+
+const MAGIC: &[u8; 8] = b"KOTRA2S1";
+
+/// Cube positions, from the roller's view, in table order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CubeSlot {
+    Centered = 0,
+    Roller = 1,
+    Opponent = 2,
+}
+
+pub struct TwoSidedDb {
+    /// One-sided rank → board id here (`u16::MAX` when over six checkers).
+    ids: Vec<u16>,
+    /// Roller's winning chance, `[roller * BOARDS + opponent]`.
+    win: Vec<f32>,
+    /// Cubeful money equity per unit of the cube, by [`CubeSlot`].
+    equity: Vec<[f32; 3]>,
+}
+
+impl TwoSidedDb {
+    /// The process-wide database: from the disk cache, else built and cached.
+    pub fn get() -> &'static TwoSidedDb {
+        static DB: OnceLock<TwoSidedDb> = OnceLock::new();
+        DB.get_or_init(|| {
+            let path = cache_file("bearoff-two-sided-6-v1.bin");
+            if let Some(db) = path.as_ref().and_then(|p| TwoSidedDb::read(p)) {
+                return db;
+            }
+            let db = TwoSidedDb::build();
+            if let Some(p) = path {
+                let _ = crate::atomic_file::write(&p, &db.to_bytes());
+            }
+            db
+        })
+    }
+
+    /// The pair of board ids for `pos` (roller, opponent), if covered.
+    fn pair(&self, pos: &Position) -> Option<usize> {
+        let id = |b: [u8; POINTS]| -> Option<usize> {
+            let id = self.ids[rank(&b)];
+            (id != u16::MAX).then_some(id as usize)
+        };
+        let me = id(home_board(pos)?)?;
+        let them = id(home_board(&pos.swap())?)?;
+        Some(me * BOARDS + them)
+    }
+
+    /// The roller's exact winning chance, if `pos` is covered.
+    pub fn win(&self, pos: &Position) -> Option<f32> {
+        self.pair(pos).map(|i| self.win[i])
+    }
+
+    /// The roller's exact cubeful money equity per unit of the cube.
+    pub fn equity(&self, pos: &Position, cube: CubeSlot) -> Option<f32> {
+        self.pair(pos).map(|i| self.equity[i][cube as usize])
+    }
+
+    pub fn build() -> TwoSidedDb {
+        let mut boards = Vec::with_capacity(BOARDS);
+        enumerate(&mut [0; POINTS], 0, MAX_CHECKERS, &mut boards);
+        boards.sort_by_key(pips);
+        debug_assert_eq!(boards.len(), BOARDS);
+        let mut ids = vec![u16::MAX; super::bearoff::POSITIONS];
+        for (id, b) in boards.iter().enumerate() {
+            ids[rank(b)] = id as u16;
+        }
+        // Distinct successors of each board for each roll.
+        let rolls: Vec<(Dice, f32)> = Dice::all_rolls()
+            .map(|(d, w)| (d, w as f32 / 36.0))
+            .collect();
+        let mut successors: Vec<Vec<Vec<u16>>> = Vec::with_capacity(BOARDS);
+        let mut list = MoveList::new();
+        for b in &boards {
+            let pos = one_sided(b);
+            let per_roll = rolls
+                .iter()
+                .map(|&(dice, _)| {
+                    legal_moves(&pos, dice, &mut list);
+                    let mut next: Vec<u16> = list
+                        .iter()
+                        .map(|c| {
+                            let board = home_board(&c.position).unwrap_or([0; POINTS]);
+                            ids[rank(&board)]
+                        })
+                        .collect();
+                    next.sort_unstable();
+                    next.dedup();
+                    next
+                })
+                .collect();
+            successors.push(per_roll);
+        }
+        let board_pips: Vec<u32> = boards.iter().map(pips).collect();
+        let mut win = vec![0f32; BOARDS * BOARDS];
+        let mut equity = vec![[0f32; 3]; BOARDS * BOARDS];
+        // Every move lowers the mover's pips, so a pair depends only on
+        // pairs of smaller total: visit pairs by total pip count.
+        let mut order: Vec<(u32, u16, u16)> = Vec::with_capacity(BOARDS * BOARDS);
+        for a in 1..BOARDS {
+            for b in 1..BOARDS {
+                order.push((board_pips[a] + board_pips[b], a as u16, b as u16));
+            }
+        }
+        order.sort_unstable();
+        for &(_, a, b) in &order {
+            let (a, b) = (a as usize, b as usize);
+            // Averages over rolls of the best value for: cubeless win,
+            // no double with each cube slot, and after a taken double.
+            let mut totals = [0f32; 5];
+            for (r, &(_, weight)) in rolls.iter().enumerate() {
+                let mut best = [f32::NEG_INFINITY; 5];
+                for &next in &successors[a][r] {
+                    let next = next as usize;
+                    let values = if next == 0 {
+                        [1.0; 5]
+                    } else {
+                        let i = b * BOARDS + next;
+                        let e = equity[i];
+                        // The opponent's view: its slots mirror ours.
+                        [
+                            1.0 - win[i],
+                            -e[CubeSlot::Centered as usize],
+                            -e[CubeSlot::Opponent as usize],
+                            -e[CubeSlot::Roller as usize],
+                            -e[CubeSlot::Roller as usize],
+                        ]
+                    };
+                    for k in 0..5 {
+                        best[k] = best[k].max(values[k]);
+                    }
+                }
+                for k in 0..5 {
+                    totals[k] += weight * best[k];
+                }
+            }
+            let double_take = 2.0 * totals[4];
+            let with_cube = |no_double: f32| {
+                let doubled = double_take.min(1.0);
+                if doubled > no_double || (double_take >= 1.0 && no_double <= 1.0) {
+                    doubled
+                } else {
+                    no_double
+                }
+            };
+            let i = a * BOARDS + b;
+            win[i] = totals[0];
+            equity[i] = [with_cube(totals[1]), with_cube(totals[2]), totals[3]];
+        }
+        TwoSidedDb { ids, win, equity }
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(8 + 16 * BOARDS * BOARDS);
+        out.extend_from_slice(MAGIC);
+        for (w, e) in self.win.iter().zip(&self.equity) {
+            for v in [*w, e[0], e[1], e[2]] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    fn read(path: &std::path::Path) -> Option<TwoSidedDb> {
+        let bytes = std::fs::read(path).ok()?;
+        if bytes.len() != 8 + 16 * BOARDS * BOARDS || &bytes[..8] != MAGIC {
+            return None;
+        }
+        let values: Vec<f32> = bytes[8..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let mut win = Vec::with_capacity(BOARDS * BOARDS);
+        let mut equity = Vec::with_capacity(BOARDS * BOARDS);
+        for v in values.chunks_exact(4) {
+            // A damaged cache is rebuilt.
+            if !(0.0..=1.0).contains(&v[0]) || v[1..].iter().any(|e| !(-1.0..=1.0).contains(e)) {
+                return None;
+            }
+            win.push(v[0]);
+            equity.push([v[1], v[2], v[3]]);
+        }
+        let mut boards = Vec::with_capacity(BOARDS);
+        enumerate(&mut [0; POINTS], 0, MAX_CHECKERS, &mut boards);
+        boards.sort_by_key(pips);
+        let mut ids = vec![u16::MAX; super::bearoff::POSITIONS];
+        for (id, b) in boards.iter().enumerate() {
+            ids[rank(b)] = id as u16;
+        }
+        Some(TwoSidedDb { ids, win, equity })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(mine: &[(usize, u8)], theirs: &[(usize, u8)]) -> Position {
+        let (mut me, mut opp) = ([0u8; 25], [0u8; 25]);
+        for &(p, n) in mine {
+            me[p - 1] = n;
+        }
+        for &(p, n) in theirs {
+            opp[p - 1] = n;
+        }
+        Position::from_sides(&me, &opp).unwrap()
+    }
+
+    #[test]
+    fn hand_checked_endings() {
+        let db = TwoSidedDb::get();
+        // One checker on the 4-point against one anywhere: 34/36 on this roll.
+        let p = pos(&[(4, 1)], &[(1, 1)]);
+        assert!((db.win(&p).unwrap() - 34.0 / 36.0).abs() < 1e-6);
+        // Double/pass: the cubeful equity is the cash.
+        assert_eq!(db.equity(&p, CubeSlot::Centered), Some(1.0));
+        // Without the cube (the opponent owns it) it is 2p − 1.
+        let e = db.equity(&p, CubeSlot::Opponent).unwrap();
+        assert!((e - (2.0 * 34.0 / 36.0 - 1.0)).abs() < 1e-6);
+        // On the 6-point: 27/36, a double and an exactly borderline take.
+        let p = pos(&[(6, 1)], &[(1, 1)]);
+        assert!((db.win(&p).unwrap() - 27.0 / 36.0).abs() < 1e-6);
+        assert!((db.equity(&p, CubeSlot::Centered).unwrap() - 1.0).abs() < 1e-6);
+        // Two on the 2-point: every roll but the ten with a single 1.
+        let p = pos(&[(2, 2)], &[(1, 2)]);
+        assert!((db.win(&p).unwrap() - 26.0 / 36.0).abs() < 1e-6);
+        // Too many checkers: not covered.
+        assert!(db.win(&pos(&[(1, 7)], &[(1, 1)])).is_none());
+    }
+
+    #[test]
+    fn agrees_with_the_one_sided_race_where_cube_free() {
+        // Cubeless win chances against the one-sided approximation, which
+        // is exact when both sides simply race to finish.
+        let db = TwoSidedDb::get();
+        let one = super::super::bearoff::BearoffDb::get();
+        let p = pos(&[(6, 2), (3, 2), (1, 1)], &[(5, 3), (2, 2)]);
+        let exact = db.win(&p).unwrap();
+        let approx = one.probs(&p).unwrap().win();
+        assert!((exact - approx).abs() < 0.02, "{exact} {approx}");
+        // Owning the cube is worth something; the opponent owning it costs.
+        let c = db.equity(&p, CubeSlot::Centered).unwrap();
+        let mine = db.equity(&p, CubeSlot::Roller).unwrap();
+        let theirs = db.equity(&p, CubeSlot::Opponent).unwrap();
+        assert!(mine >= c && c >= theirs, "{mine} {c} {theirs}");
+        assert!(theirs <= 2.0 * exact - 1.0 + 1e-6 && mine >= 2.0 * exact - 1.0 - 1e-6);
+    }
+}
