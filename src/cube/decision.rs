@@ -56,7 +56,8 @@ impl CubeDecision {
         let after_double = double_take.min(double_pass);
         let action = if !may_double {
             CubeAction::NoDouble
-        } else if after_double > no_double || (take == TakeAnswer::Pass && double_pass >= no_double)
+        } else if after_double > no_double
+            || (take == TakeAnswer::Pass && double_pass >= no_double - 1e-5)
         {
             // A pass worth as much as playing on is taken: cash it.
             match take {

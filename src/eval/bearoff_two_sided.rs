@@ -18,7 +18,7 @@ pub const MAX_CHECKERS: u8 = 6;
 /// Boards of up to six checkers on six points: C(12, 6).
 pub const BOARDS: usize = 924;
 
-const MAGIC: &[u8; 8] = b"KOTRA2S1";
+const MAGIC: &[u8; 8] = b"KOTRA2S2";
 
 /// Cube positions, from the roller's view, in table order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,8 +33,27 @@ pub struct TwoSidedDb {
     ids: Vec<u16>,
     /// Roller's winning chance, `[roller * BOARDS + opponent]`.
     win: Vec<f32>,
-    /// Cubeful money equity per unit of the cube, by [`CubeSlot`].
-    equity: Vec<[f32; 3]>,
+    /// Cubeful money equities per unit of the cube: no double with the
+    /// cube centred, no double with the roller's cube, the opponent's
+    /// cube, and double/take.
+    equity: Vec<[f32; 4]>,
+}
+
+const SLOTS: [CubeSlot; 3] = [CubeSlot::Centered, CubeSlot::Roller, CubeSlot::Opponent];
+
+/// The value with the best cube action first: double where double/take or
+/// double/pass is worth at least no double (a dead-certain cash included).
+fn optimal(e: &[f32; 4], cube: CubeSlot) -> f32 {
+    let no_double = e[cube as usize];
+    if cube == CubeSlot::Opponent {
+        return no_double;
+    }
+    let doubled = e[3].min(1.0);
+    if doubled >= no_double - 1e-6 {
+        doubled
+    } else {
+        no_double
+    }
 }
 
 impl TwoSidedDb {
@@ -42,7 +61,7 @@ impl TwoSidedDb {
     pub fn get() -> &'static TwoSidedDb {
         static DB: OnceLock<TwoSidedDb> = OnceLock::new();
         DB.get_or_init(|| {
-            let path = cache_file("bearoff-two-sided-6-v1.bin");
+            let path = cache_file("bearoff-two-sided-6-v2.bin");
             if let Some(db) = path.as_ref().and_then(|p| TwoSidedDb::read(p)) {
                 return db;
             }
@@ -70,9 +89,19 @@ impl TwoSidedDb {
         self.pair(pos).map(|i| self.win[i])
     }
 
-    /// The roller's exact cubeful money equity per unit of the cube.
+    /// The roller's exact cubeful money equity per unit of the cube, with
+    /// its best cube action first.
     pub fn equity(&self, pos: &Position, cube: CubeSlot) -> Option<f32> {
-        self.pair(pos).map(|i| self.equity[i][cube as usize])
+        self.pair(pos).map(|i| optimal(&self.equity[i], cube))
+    }
+
+    /// The exact cube decision's equities per unit of the cube: no double
+    /// and double/take (double/pass is 1).
+    pub fn cube_equities(&self, pos: &Position, cube: CubeSlot) -> Option<(f32, f32)> {
+        self.pair(pos).map(|i| {
+            let e = &self.equity[i];
+            (e[cube as usize], e[3])
+        })
     }
 
     pub fn build() -> TwoSidedDb {
@@ -112,7 +141,7 @@ impl TwoSidedDb {
         }
         let board_pips: Vec<u32> = boards.iter().map(pips).collect();
         let mut win = vec![0f32; BOARDS * BOARDS];
-        let mut equity = vec![[0f32; 3]; BOARDS * BOARDS];
+        let mut equity = vec![[0f32; 4]; BOARDS * BOARDS];
         // Every move lowers the mover's pips, so a pair depends only on
         // pairs of smaller total: visit pairs by total pip count.
         let mut order: Vec<(u32, u16, u16)> = Vec::with_capacity(BOARDS * BOARDS);
@@ -135,7 +164,7 @@ impl TwoSidedDb {
                         [1.0; 5]
                     } else {
                         let i = b * BOARDS + next;
-                        let e = equity[i];
+                        let e: [f32; 3] = std::array::from_fn(|k| optimal(&equity[i], SLOTS[k]));
                         // The opponent's view: its slots mirror ours.
                         [
                             1.0 - win[i],
@@ -153,27 +182,18 @@ impl TwoSidedDb {
                     totals[k] += weight * best[k];
                 }
             }
-            let double_take = 2.0 * totals[4];
-            let with_cube = |no_double: f32| {
-                let doubled = double_take.min(1.0);
-                if doubled > no_double || (double_take >= 1.0 && no_double <= 1.0) {
-                    doubled
-                } else {
-                    no_double
-                }
-            };
             let i = a * BOARDS + b;
             win[i] = totals[0];
-            equity[i] = [with_cube(totals[1]), with_cube(totals[2]), totals[3]];
+            equity[i] = [totals[1], totals[2], totals[3], 2.0 * totals[4]];
         }
         TwoSidedDb { ids, win, equity }
     }
 
     fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(8 + 16 * BOARDS * BOARDS);
+        let mut out = Vec::with_capacity(8 + 20 * BOARDS * BOARDS);
         out.extend_from_slice(MAGIC);
         for (w, e) in self.win.iter().zip(&self.equity) {
-            for v in [*w, e[0], e[1], e[2]] {
+            for v in [*w, e[0], e[1], e[2], e[3]] {
                 out.extend_from_slice(&v.to_le_bytes());
             }
         }
@@ -182,7 +202,7 @@ impl TwoSidedDb {
 
     fn read(path: &std::path::Path) -> Option<TwoSidedDb> {
         let bytes = std::fs::read(path).ok()?;
-        if bytes.len() != 8 + 16 * BOARDS * BOARDS || &bytes[..8] != MAGIC {
+        if bytes.len() != 8 + 20 * BOARDS * BOARDS || &bytes[..8] != MAGIC {
             return None;
         }
         let values: Vec<f32> = bytes[8..]
@@ -191,13 +211,16 @@ impl TwoSidedDb {
             .collect();
         let mut win = Vec::with_capacity(BOARDS * BOARDS);
         let mut equity = Vec::with_capacity(BOARDS * BOARDS);
-        for v in values.chunks_exact(4) {
+        for v in values.chunks_exact(5) {
             // A damaged cache is rebuilt.
-            if !(0.0..=1.0).contains(&v[0]) || v[1..].iter().any(|e| !(-1.0..=1.0).contains(e)) {
+            if !(0.0..=1.0).contains(&v[0])
+                || v[1..4].iter().any(|e| !(-1.0..=1.0).contains(e))
+                || !(-2.0..=2.0).contains(&v[4])
+            {
                 return None;
             }
             win.push(v[0]);
-            equity.push([v[1], v[2], v[3]]);
+            equity.push([v[1], v[2], v[3], v[4]]);
         }
         let mut boards = Vec::with_capacity(BOARDS);
         enumerate(&mut [0; POINTS], 0, MAX_CHECKERS, &mut boards);
@@ -231,8 +254,12 @@ mod tests {
         // One checker on the 4-point against one anywhere: 34/36 on this roll.
         let p = pos(&[(4, 1)], &[(1, 1)]);
         assert!((db.win(&p).unwrap() - 34.0 / 36.0).abs() < 1e-6);
-        // Double/pass: the cubeful equity is the cash.
+        // Double/pass: the cubeful equity is the cash; no double would
+        // be 2p − 1 (the last roll), double/take twice that.
         assert_eq!(db.equity(&p, CubeSlot::Centered), Some(1.0));
+        let (nd, dt) = db.cube_equities(&p, CubeSlot::Centered).unwrap();
+        assert!((nd - (2.0 * 34.0 / 36.0 - 1.0)).abs() < 1e-6);
+        assert!((dt - 2.0 * nd).abs() < 1e-6);
         // Without the cube (the opponent owns it) it is 2p − 1.
         let e = db.equity(&p, CubeSlot::Opponent).unwrap();
         assert!((e - (2.0 * 34.0 / 36.0 - 1.0)).abs() < 1e-6);

@@ -311,6 +311,23 @@ impl<'a> Searcher<'a> {
         let states = [*state, state.doubled(), state.beavered()];
         let n = if state.beavers_allowed() { 3 } else { 2 };
         let mut v = [0f32; 3];
+        if ply == 0
+            && let Some((no_double, double_take)) = exact_cube(pos, state)
+        {
+            let probs = self.probs(pos);
+            let decision = CubeDecision::new(
+                no_double,
+                double_take,
+                1.0,
+                state.roller_may_double(),
+                false,
+            );
+            return CubeAnalysis {
+                decision,
+                probs,
+                ply,
+            };
+        }
         let probs = if ply == 0 {
             self.evaluate(pos, &states[..n], 0, &mut v[..n])
         } else {
@@ -337,17 +354,34 @@ impl<'a> Searcher<'a> {
 /// two-sided bear-off database in small money endings, else Janowski's
 /// formulas over the probabilities `p`.
 pub fn leaf_value(pos: &Position, p: &Probs, state: &CubeState) -> f32 {
-    if state.is_money() && PositionClass::of(pos) == PositionClass::BearOff {
-        let slot = match state.owner {
-            Owner::Centered => CubeSlot::Centered,
-            Owner::Roller => CubeSlot::Roller,
-            Owner::Opponent => CubeSlot::Opponent,
-        };
-        if let Some(e) = TwoSidedDb::get().equity(pos, slot) {
-            return e * state.value as f32;
-        }
+    if let Some(slot) = exact_slot(pos, state)
+        && let Some(e) = TwoSidedDb::get().equity(pos, slot)
+    {
+        return e * state.value as f32;
     }
     cubeful(p, state, efficiency(pos))
+}
+
+/// The database's cube slot for `state`, where the database can answer
+/// (money play, both sides bearing off).
+fn exact_slot(pos: &Position, state: &CubeState) -> Option<CubeSlot> {
+    if !state.is_money() || PositionClass::of(pos) != PositionClass::BearOff {
+        return None;
+    }
+    Some(match state.owner {
+        Owner::Centered => CubeSlot::Centered,
+        Owner::Roller => CubeSlot::Roller,
+        Owner::Opponent => CubeSlot::Opponent,
+    })
+}
+
+/// No double and double/take per unit of the cube, exact, for small money
+/// endings (beavers aside, which the database does not model).
+fn exact_cube(pos: &Position, state: &CubeState) -> Option<(f32, f32)> {
+    if state.beavers_allowed() {
+        return None;
+    }
+    TwoSidedDb::get().cube_equities(pos, exact_slot(pos, state)?)
 }
 
 /// Best first. Cubeful ties are common (every move that leaves the
