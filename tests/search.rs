@@ -30,7 +30,7 @@ const CONTACT: [&str; 3] = ["4HPwATDgc/ABMA", "jGfkASjg8wcBAQ", "sNvBAQDg2+ABEA"
 #[test]
 fn cubeless_probabilities_match_the_plain_search() {
     let eval = eval();
-    let searcher = Searcher::new(&eval);
+    let searcher = Searcher::new(&eval).with_prune(0);
     for id in CONTACT {
         let pos = position(id);
         let mut list = MoveList::new();
@@ -150,4 +150,31 @@ fn no_double_in_the_crawford_game_nor_with_the_opponents_cube() {
         searcher.cube_decision(&strong, &theirs, 1).decision.action,
         CubeAction::NoDouble
     );
+}
+
+#[test]
+fn pruning_keeps_the_answer_on_clear_decisions() {
+    let eval = eval();
+    for id in CONTACT {
+        let pos = position(id);
+        let mut list = MoveList::new();
+        legal_moves(&pos, Dice::new(5, 2).unwrap(), &mut list);
+        let settings = SearchSettings::world_class(2);
+        let full =
+            Searcher::new(&eval)
+                .with_prune(0)
+                .rank_moves(&list, &CubeState::money(), &settings);
+        let pruned = Searcher::new(&eval).rank_moves(&list, &CubeState::money(), &settings);
+        assert_eq!(full[0].index, pruned[0].index, "{id}");
+        assert!((full[0].equity - pruned[0].equity).abs() < 0.05, "{id}");
+        // Pruning only drops replies from consideration: never a crash, and
+        // the 0-ply layer is untouched.
+        let zero = SearchSettings::world_class(0);
+        assert_eq!(
+            Searcher::new(&eval)
+                .with_prune(0)
+                .rank_moves(&list, &CubeState::money(), &zero),
+            Searcher::new(&eval).rank_moves(&list, &CubeState::money(), &zero)
+        );
+    }
 }

@@ -56,3 +56,64 @@ pub fn movegen(positions: Option<&std::path::Path>, seconds: f64) -> anyhow::Res
     }
     Ok(())
 }
+
+/// Analysis latency over dev-set decisions.
+pub fn analyze(set: &std::path::Path, positions: usize, ply: u8) -> anyhow::Result<()> {
+    if ply > super::analyze::MAX_PLY {
+        anyhow::bail!("--ply must be 0 to {}", super::analyze::MAX_PLY);
+    }
+    let dev = crate::train::dev_set::DevSet::load(set)?;
+    let step = (dev.decisions.len() / positions.max(1)).max(1);
+    let decisions: Vec<_> = dev
+        .decisions
+        .iter()
+        .step_by(step)
+        .take(positions)
+        .map(|d| (d.position, d.dice))
+        .collect();
+    let eval = crate::eval::Evaluator::new(crate::eval::shipped_model()?);
+    let (moves, cube) = crate::bench::analysis::analysis(&eval, &decisions, ply);
+    println!(
+        "{ply}-ply analysis of {} dev decisions, shipped network, {} threads (ms per decision)",
+        decisions.len(),
+        rayon::current_num_threads()
+    );
+    println!(
+        "{:<10} {:>9} {:>9} {:>9} {:>9}",
+        "kind", "median", "mean", "p95", "max"
+    );
+    for (kind, t) in [("moves", &moves), ("cube", &cube)] {
+        println!(
+            "{kind:<10} {:>9.2} {:>9.2} {:>9.2} {:>9.2}",
+            t.quantile(0.5),
+            t.mean(),
+            t.quantile(0.95),
+            t.quantile(1.0)
+        );
+    }
+    Ok(())
+}
+
+/// Rollout games per second, with and without luck adjustment.
+pub fn rollout(trials: u32) -> anyhow::Result<()> {
+    if trials == 0 {
+        anyhow::bail!("--trials must be at least 1");
+    }
+    let eval = crate::eval::Evaluator::new(crate::eval::shipped_model()?);
+    let threads = rayon::current_num_threads();
+    println!("0-ply rollouts of the opening position, {trials} games, {threads} threads");
+    for vr in [false, true] {
+        let per_second = crate::bench::analysis::rollout_speed(&eval, trials, vr);
+        println!(
+            "{:<28} {:>9.0} games/s {:>9.0} games/s/thread",
+            if vr {
+                "with luck adjustment"
+            } else {
+                "without luck adjustment"
+            },
+            per_second,
+            per_second / threads as f64
+        );
+    }
+    Ok(())
+}

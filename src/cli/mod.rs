@@ -123,6 +123,22 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
     },
+    /// Time to analyse dev-set decisions (moves and cube) at a ply.
+    Analyze {
+        /// Decisions in the dev-moves format.
+        #[arg(long, default_value = "tests/data/dev-moves.jsonl")]
+        set: std::path::PathBuf,
+        /// How many decisions to time (spread over the set).
+        #[arg(long, default_value_t = 300)]
+        positions: usize,
+        #[arg(long, default_value_t = 2)]
+        ply: u8,
+    },
+    /// Games per second in 0-ply rollouts of the opening position.
+    Rollout {
+        #[arg(long, default_value_t = 1296)]
+        trials: u32,
+    },
     /// Legal-move generation over contact and race positions × all 21 rolls.
     Movegen {
         /// Position IDs, one per line (default: the built-in set).
@@ -173,6 +189,17 @@ pub fn run(cli: Cli) -> i32 {
         Command::Bench {
             what: BenchCommand::Eval { seconds },
         } => bench::eval(seconds),
+        Command::Bench {
+            what:
+                BenchCommand::Analyze {
+                    set,
+                    positions,
+                    ply,
+                },
+        } => bench::analyze(&set, positions, ply),
+        Command::Bench {
+            what: BenchCommand::Rollout { trials },
+        } => bench::rollout(trials),
     };
     match result {
         Ok(()) => 0,

@@ -17,8 +17,15 @@ use super::cache::EvalCache;
 use crate::backgammon::{Dice, GameResult, MoveList, Position, with_legal_moves};
 use crate::cube::{CubeDecision, CubeState, Owner, cubeful, efficiency};
 use crate::eval::bearoff_two_sided::{CubeSlot, TwoSidedDb};
-use crate::eval::{Evaluator, PositionClass, Probs};
+use crate::eval::{Evaluator, PositionClass, Probs, pubeval};
 use rayon::prelude::*;
+
+/// Replies pre-selected inside the tree: on the dev set, 2-ply move error
+/// 4.40 mp against 4.29 unpruned (SE 0.44) at 0.55 of the time.
+pub const DEFAULT_PRUNE: usize = 8;
+
+/// Lists longer than this are never pruned (rare doubles).
+const PRUNE_MAX: usize = 128;
 
 /// The most cube states one node carries (two per state of its parent).
 const MAX_STATES: usize = 32;
@@ -101,14 +108,24 @@ pub struct CubeAnalysis {
 pub struct Searcher<'a> {
     eval: &'a Evaluator,
     cache: EvalCache,
+    /// Inside the tree, how many replies PubEval pre-selects for the
+    /// network to choose from (0 = the network sees every reply).
+    prune: usize,
 }
 
 impl<'a> Searcher<'a> {
     pub fn new(eval: &'a Evaluator) -> Searcher<'a> {
         Searcher {
             eval,
-            cache: EvalCache::new(17),
+            cache: EvalCache::new(16),
+            prune: DEFAULT_PRUNE,
         }
+    }
+
+    /// Sets how many replies PubEval pre-selects inside the tree (0 = off).
+    pub fn with_prune(mut self, keep: usize) -> Searcher<'a> {
+        self.prune = keep;
+        self
     }
 
     pub fn evaluator(&self) -> &Evaluator {
@@ -227,7 +244,37 @@ impl<'a> Searcher<'a> {
         out: &mut [f32; MAX_STATES],
     ) -> Probs {
         let best = with_legal_moves(pos, dice, |list| {
-            let mut best = (list.as_slice()[0].position, f32::NEG_INFINITY);
+            let moves = list.as_slice();
+            let keep = self.prune;
+            let mut best = (moves[0].position, f32::NEG_INFINITY);
+            if keep > 0 && moves.len() > keep && moves.len() <= PRUNE_MAX {
+                // Pre-select with PubEval, then let the network choose.
+                let race = !pos.has_contact();
+                let mut scored = [(0f32, 0u16); PRUNE_MAX];
+                for (slot, c) in scored.iter_mut().zip(moves) {
+                    *slot = (-pubeval::score(&c.position, race), 0);
+                }
+                for (i, slot) in scored.iter_mut().enumerate().take(moves.len()) {
+                    slot.1 = i as u16;
+                }
+                let scored = &mut scored[..moves.len()];
+                scored.select_nth_unstable_by(keep - 1, |a, b| {
+                    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
+                });
+                let mut chosen = [0u16; PRUNE_MAX];
+                for (c, s) in chosen.iter_mut().zip(scored.iter().take(keep)) {
+                    *c = s.1;
+                }
+                chosen[..keep].sort_unstable();
+                for &i in &chosen[..keep] {
+                    let c = &moves[i as usize];
+                    let e = self.after_probs(&c.position).equity();
+                    if e > best.1 {
+                        best = (c.position, e);
+                    }
+                }
+                return best.0;
+            }
             for c in list {
                 let e = self.after_probs(&c.position).equity();
                 if e > best.1 {

@@ -2,7 +2,7 @@
 //! move with GNU Backgammon's 2-ply equity. Used only to measure (the
 //! error of our choice in millipoints), never to train.
 
-use crate::backgammon::Position;
+use crate::backgammon::{Dice, Position};
 use crate::eval::Evaluator;
 use crate::notation::position_id;
 use std::path::Path;
@@ -11,6 +11,9 @@ use std::path::Path;
 /// gnubg's equity of each.
 pub struct DevDecision {
     pub id: String,
+    /// The position before the move, from the mover's view, and the roll.
+    pub position: Position,
+    pub dice: Dice,
     pub label: String,
     pub moves: Vec<(Position, f64)>,
     pub best_eq: f64,
@@ -61,9 +64,17 @@ impl DevSet {
                 })
                 .collect::<Result<Vec<_>, &str>>()
                 .map_err(|e| bad(e.into()))?;
+            let position = v["position_id"]
+                .as_str()
+                .and_then(|id| position_id::decode(id).ok())
+                .ok_or_else(|| bad("no valid position_id".into()))?;
+            let die = |k: usize| v["dice"][k].as_u64().unwrap_or(0) as u8;
+            let dice = Dice::new(die(0), die(1)).ok_or_else(|| bad("no valid dice".into()))?;
             let best_eq = moves.iter().map(|m| m.1).fold(f64::NEG_INFINITY, f64::max);
             decisions.push(DevDecision {
                 id: v["id"].as_str().unwrap_or("").into(),
+                position,
+                dice,
                 label: v["label"].as_str().unwrap_or("").into(),
                 moves,
                 best_eq,

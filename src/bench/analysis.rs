@@ -1,0 +1,87 @@
+//! Analysis and rollout speed: what a player waits for.
+//!
+//! - Analysis: the time to rank every legal move of a dev-set decision at
+//!   a given ply (world-class filters) and to take the cube decision of the
+//!   same position, each a fresh search as a single `analyze` would be.
+//! - Rollout: whole games per second in 0-ply rollouts from the opening,
+//!   with and without luck adjustment.
+
+use crate::backgammon::{MoveList, Position, legal_moves};
+use crate::cube::CubeState;
+use crate::eval::Evaluator;
+use crate::rollout::{RolloutSettings, rollout};
+use crate::search::{SearchSettings, Searcher};
+use std::time::Instant;
+
+/// Per-decision times in milliseconds, sorted.
+pub struct Timings {
+    pub ms: Vec<f64>,
+}
+
+impl Timings {
+    fn new(mut ms: Vec<f64>) -> Timings {
+        ms.sort_by(f64::total_cmp);
+        Timings { ms }
+    }
+
+    pub fn quantile(&self, q: f64) -> f64 {
+        if self.ms.is_empty() {
+            return 0.0;
+        }
+        self.ms[((self.ms.len() - 1) as f64 * q).round() as usize]
+    }
+
+    pub fn mean(&self) -> f64 {
+        self.ms.iter().sum::<f64>() / self.ms.len().max(1) as f64
+    }
+}
+
+/// Times checker-play analysis and cube decisions at `ply` over
+/// `decisions` (position and roll).
+pub fn analysis(
+    eval: &Evaluator,
+    decisions: &[(Position, crate::backgammon::Dice)],
+    ply: u8,
+) -> (Timings, Timings) {
+    let mut moves = Vec::with_capacity(decisions.len());
+    let mut cubes = Vec::with_capacity(decisions.len());
+    let mut list = MoveList::new();
+    for (pos, dice) in decisions {
+        let searcher = Searcher::new(eval);
+        let start = Instant::now();
+        legal_moves(pos, *dice, &mut list);
+        let ranked = searcher.rank_moves(
+            &list,
+            &CubeState::money(),
+            &SearchSettings::world_class(ply),
+        );
+        std::hint::black_box(ranked);
+        moves.push(start.elapsed().as_secs_f64() * 1e3);
+        let searcher = Searcher::new(eval);
+        let start = Instant::now();
+        std::hint::black_box(searcher.cube_decision(pos, &CubeState::money(), ply));
+        cubes.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    (Timings::new(moves), Timings::new(cubes))
+}
+
+/// Games per second of a 0-ply rollout of the opening position.
+pub fn rollout_speed(eval: &Evaluator, trials: u32, variance_reduction: bool) -> f64 {
+    let searcher = Searcher::new(eval);
+    let settings = RolloutSettings {
+        trials,
+        variance_reduction,
+        ..RolloutSettings::default()
+    };
+    let start = Instant::now();
+    let r = rollout(
+        &searcher,
+        &Position::starting(),
+        true,
+        &[],
+        &settings,
+        &|_| {},
+    );
+    std::hint::black_box(r);
+    trials as f64 / start.elapsed().as_secs_f64()
+}
