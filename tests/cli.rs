@@ -279,3 +279,27 @@ fn rollout_ranks_candidates_with_standard_errors() {
     ]);
     assert_eq!(cube["cube"]["action"], "no double", "{cube}");
 }
+
+#[test]
+fn analyze_in_a_match_speaks_match_winning_chances() {
+    // 7-point match, X leads 3-2, X to roll before the opening position.
+    let xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:2:0:7:10";
+    let v = run_json(&["analyze", xgid, "--json"]);
+    let mwc = v["mwc"].as_f64().unwrap();
+    assert!(mwc > 0.5 && mwc < 0.7, "leader's chances: {v}");
+    assert_eq!(v["cube"]["action"], "no double", "{v}");
+    let v = run_json(&[
+        "analyze",
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:3:2:0:7:10",
+        "--json",
+    ]);
+    let best = &v["moves"][0];
+    assert!(best["mwc"].as_f64().unwrap() > 0.5, "{v}");
+    // Crawford game, trailer to roll: the cube is dead, never a double.
+    let v = run_json(&[
+        "analyze",
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:2:1:7:10",
+        "--json",
+    ]);
+    assert_eq!(v["cube"]["action"], "no double", "{v}");
+}

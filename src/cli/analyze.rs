@@ -41,14 +41,18 @@ pub fn run(
             .iter()
             .filter(|_| !list.is_forfeit())
             .map(|r| {
-                serde_json::json!({
+                let mut v = serde_json::json!({
                     "move": text(r.index),
                     "position_id": position_id::encode(&r.position),
                     "equity": round(r.equity),
                     "cubeless_equity": round(r.probs.equity()),
                     "ply": r.ply,
                     "probs": r.probs.0.map(round),
-                })
+                });
+                if !state.is_money() {
+                    v["mwc"] = round(state.denormalise(r.equity)).into();
+                }
+                v
             })
             .collect();
         println!("{}", serde_json::json!({ "ply": ply, "moves": moves }));
@@ -70,8 +74,13 @@ pub fn run(
         "", "move", "ply", "equity", "diff"
     );
     for (i, r) in ranked.iter().enumerate() {
+        let mwc = if state.is_money() {
+            String::new()
+        } else {
+            format!("  {:5.1}% MWC", 100.0 * state.denormalise(r.equity))
+        };
         println!(
-            "{:>4}. {:<26} {:>4} {:>+7.3} {:>7}   {}",
+            "{:>4}. {:<26} {:>4} {:>+7.3} {:>7}   {}{mwc}",
             i + 1,
             text(r.index),
             r.ply,
@@ -114,6 +123,7 @@ fn cube(setup: &Setup, searcher: &Searcher, ply: u8, json: bool) -> anyhow::Resu
                 },
                 "cubeless_equity": round(analysis.probs.equity()),
                 "probs": analysis.probs.0.map(round),
+                "mwc": (!state.is_money()).then(|| round(state.denormalise(d.optimal()))),
             })
         );
         return Ok(());
@@ -140,6 +150,14 @@ fn cube(setup: &Setup, searcher: &Searcher, ply: u8, json: bool) -> anyhow::Resu
     }
     if !state.roller_may_double() {
         println!("  The cube is not available to the side on roll.");
+    }
+    if !state.is_money() {
+        println!(
+            "  Match winning chances: no double {:.1}%, double/take {:.1}%, double/pass {:.1}%",
+            100.0 * state.denormalise(d.no_double),
+            100.0 * state.denormalise(d.double_take),
+            100.0 * state.denormalise(d.double_pass)
+        );
     }
     println!(
         "Proper cube action: {}; the opponent should {}.",

@@ -219,6 +219,19 @@ impl CubeState {
     }
 }
 
+impl CubeState {
+    /// The inverse of [`CubeState::normalise`]: points, or match winning
+    /// chances, from a value in units of this cube.
+    pub fn denormalise(&self, normalised: f32) -> f32 {
+        if self.is_money() {
+            return normalised * self.value as f32;
+        }
+        let win = self.points_value(self.value as i64);
+        let lose = self.points_value(-(self.value as i64));
+        lose + (normalised + 1.0) / 2.0 * (win - lose)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -280,6 +293,7 @@ mod tests {
         // Normalised: winning a single game is +1, losing one −1.
         assert!((s.normalise(s.cash()) - 1.0).abs() < 1e-6);
         assert!((s.normalise(s.points_value(-1)) + 1.0).abs() < 1e-6);
+        assert!((s.denormalise(s.normalise(0.61)) - 0.61).abs() < 1e-6);
     }
 
     #[test]
