@@ -135,7 +135,14 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         let step_seed = splitmix(cfg.seed ^ splitmix(state.step.wrapping_add(1 << 40)));
         let eval = Evaluator::new(state.model.clone());
         let t0 = Instant::now();
-        let samples = selfplay::play_games(&eval, games, step_seed, cfg.lambda, cfg.exploration);
+        let samples = selfplay::play_games(
+            &eval,
+            games,
+            step_seed,
+            cfg.lambda,
+            cfg.exploration,
+            cfg.target_ply,
+        );
         let t1 = Instant::now();
         let rate = cfg.learning_rate_at(state.games_played);
         let (batch, epochs) = (cfg.batch_size, cfg.epochs);

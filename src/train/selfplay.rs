@@ -26,15 +26,31 @@ pub fn play_games(
     seed: u64,
     lambda: f32,
     exploration: f32,
+    target_ply: u8,
 ) -> Vec<Sample> {
     (0..games)
         .into_par_iter()
         .map(|i| {
             let mut rng = SmallRng::seed_from_u64(splitmix(seed ^ splitmix(i)));
-            play_game(eval, &mut rng, lambda, exploration)
+            let mut samples = play_game(eval, &mut rng, lambda, exploration);
+            if target_ply > 0 {
+                for s in &mut samples {
+                    s.target = searched_target(eval, &s.position, target_ply);
+                }
+            }
+            samples
         })
         .flatten_iter()
         .collect()
+}
+
+/// The `ply`-ply probabilities of `pos` for its roller: the average over
+/// its 21 rolls of its best play's value (plain search).
+pub fn searched_target(eval: &Evaluator, pos: &Position, ply: u8) -> Probs {
+    // As if the opponent had just moved into `pos`: the search's view.
+    crate::search::after_move(eval, &pos.swap(), ply)
+        .flip()
+        .consistent()
 }
 
 const MAX_TURNS: usize = 400;
@@ -113,6 +129,25 @@ fn targets(trail: &[(Position, Probs)], lambda: f32) -> Vec<Sample> {
 mod tests {
     use super::*;
     use crate::eval::Model;
+
+    #[test]
+    fn searched_targets_look_one_roll_ahead() {
+        // Whatever the network, one checker on the 4-point against one on
+        // the 1-point wins exactly when this roll bears it off: 34/36.
+        let eval = Evaluator::new(Model::random(16, 8, 2));
+        let (mut me, mut opp) = ([0u8; 25], [0u8; 25]);
+        me[3] = 1;
+        opp[0] = 1;
+        let pos = Position::from_sides(&me, &opp).unwrap();
+        let t = searched_target(&eval, &pos, 1);
+        assert!((t.win() - 34.0 / 36.0).abs() < 1e-6, "{t:?}");
+        let samples = play_games(&eval, 2, 3, 0.7, 0.0, 1);
+        assert!(
+            samples
+                .iter()
+                .all(|s| s.target.0.iter().all(|v| (0.0..=1.0).contains(v)))
+        );
+    }
 
     #[test]
     fn lambda_one_targets_are_the_final_result() {
