@@ -107,7 +107,14 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             None => Model::random(cfg.contact_hidden, cfg.race_hidden, cfg.seed),
         };
         let games_before = model.meta.games_trained;
-        model.meta.description = format!("kotra-ai TD(λ) self-play, config seed {}", cfg.seed);
+        model.meta.description = if cfg.target_ply > 0 {
+            format!(
+                "kotra-ai self-play with {}-ply search targets, config seed {}",
+                cfg.target_ply, cfg.seed
+            )
+        } else {
+            format!("kotra-ai TD(λ) self-play, config seed {}", cfg.seed)
+        };
         let learners = Learners::new(&model);
         let c = Checkpoint {
             config: cfg,
