@@ -217,19 +217,23 @@ impl<'a> Searcher<'a> {
             let probs = self.after_roll(pos, dice, states, ply, &mut values);
             (probs, values, weight as f32 / 36.0)
         };
-        let rolls: Vec<_> = Dice::all_rolls().collect();
-        let results: Vec<_> = if parallel {
-            rolls.into_par_iter().map(one_roll).collect()
-        } else {
-            rolls.into_iter().map(one_roll).collect()
-        };
         let mut total = Probs::default();
         out.iter_mut().for_each(|o| *o = 0.0);
-        for (probs, values, weight) in results {
+        let mut add = |(probs, values, weight): (Probs, [f32; MAX_STATES], f32)| {
             total.add_scaled(&probs, weight);
             for (o, v) in out.iter_mut().zip(values) {
                 *o += v * weight;
             }
+        };
+        if parallel {
+            // Collected first, then summed in roll order: the same sums on
+            // any thread count.
+            let rolls: Vec<_> = Dice::all_rolls().collect();
+            let results: Vec<_> = rolls.into_par_iter().map(one_roll).collect();
+            results.into_iter().for_each(add);
+        } else {
+            // Inside the tree: no allocation.
+            Dice::all_rolls().map(one_roll).for_each(&mut add);
         }
         total
     }
