@@ -166,7 +166,8 @@ fn cube(setup: &Setup, searcher: &Searcher, ply: u8, json: bool) -> anyhow::Resu
     Ok(())
 }
 
-fn probs_line(p: &Probs) -> String {
+/// win, win gammon, win backgammon | lose, lose gammon, lose backgammon, in percent.
+pub(super) fn probs_line(p: &Probs) -> String {
     let [w, wg, wbg, lg, lbg] = p.0.map(|v| v * 100.0);
     format!(
         "{w:5.1} {wg:5.1} {wbg:5.1} | {:5.1} {lg:5.1} {lbg:5.1}",

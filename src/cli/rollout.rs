@@ -248,16 +248,7 @@ fn est(e: &Estimate) -> serde_json::Value {
 }
 
 fn probs_line(r: &RolloutResult) -> String {
-    let p = r.probs.map(|e| e.mean * 100.0);
-    format!(
-        "{:5.1} {:5.1} {:5.1} | {:5.1} {:5.1} {:5.1}",
-        p[0],
-        p[1],
-        p[2],
-        100.0 - p[0],
-        p[3],
-        p[4]
-    )
+    super::analyze::probs_line(&crate::eval::Probs(r.probs.map(|e| e.mean as f32)))
 }
 
 fn bar(visible: bool, total: u64) -> indicatif::ProgressBar {
