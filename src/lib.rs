@@ -19,6 +19,7 @@ pub mod framed_file;
 pub mod game;
 pub mod notation;
 pub mod players;
+pub mod progress;
 pub mod rollout;
 pub mod search;
 pub mod train;

@@ -85,11 +85,7 @@ pub fn run(
             text(r.index),
             r.ply,
             r.equity,
-            if i == 0 {
-                String::new()
-            } else {
-                format!("{:+.3}", r.equity - best)
-            },
+            diff_to_best(i, (r.equity - best) as f64),
             probs_line(&r.probs)
         );
     }
@@ -164,6 +160,15 @@ fn cube(setup: &Setup, searcher: &Searcher, ply: u8, json: bool) -> anyhow::Resu
         d.action, d.take
     );
     Ok(())
+}
+
+/// The "diff" column of a ranking: empty for the best, signed otherwise.
+pub(super) fn diff_to_best(rank: usize, diff: f64) -> String {
+    if rank == 0 {
+        String::new()
+    } else {
+        format!("{diff:+.3}")
+    }
 }
 
 /// win, win gammon, win backgammon | lose, lose gammon, lose backgammon, in percent.

@@ -156,11 +156,7 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
             i + 1,
             e.mean,
             e.se,
-            if i == 0 {
-                String::new()
-            } else {
-                format!("{:+.3}", e.mean - best)
-            },
+            super::analyze::diff_to_best(i, e.mean - best),
             probs_line(r)
         );
     }
@@ -175,7 +171,6 @@ fn position(
     args: &RolloutArgs,
 ) -> anyhow::Result<()> {
     let pos = &setup.position;
-    let states = if args.cubeful { 2 } else { 0 };
     let bar = bar(!args.json, settings.trials as u64);
     let tick = |n| bar.inc(n);
     let (decision, result) = if args.cubeful {
@@ -185,7 +180,6 @@ fn position(
         (None, rollout(searcher, pos, true, &[], settings, &tick))
     };
     bar.finish_and_clear();
-    debug_assert_eq!(result.cubeful.len(), states);
     if args.json {
         let mut v = serde_json::json!({
             "trials": settings.trials,
@@ -252,15 +246,9 @@ fn probs_line(r: &RolloutResult) -> String {
 }
 
 fn bar(visible: bool, total: u64) -> indicatif::ProgressBar {
-    if !visible {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} trials ({per_sec}, eta {eta})",
-        )
-        .expect("template is valid"),
-    );
-    bar
+    crate::progress::bar(
+        visible,
+        total,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} trials ({per_sec}, eta {eta})",
+    )
 }

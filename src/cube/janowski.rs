@@ -99,8 +99,13 @@ fn cash_point(p: &Probs, state: &CubeState, level: u32) -> f32 {
     inverse(&knees[..=n], target)
 }
 
-/// Linear interpolation through `knees` (sorted by `p`) at `p`.
+/// Linear interpolation through `knees` (increasing in both coordinates)
+/// at `p`, flat beyond the ends.
 fn interpolate(knees: &[(f32, f32)], p: f32) -> f32 {
+    let first = knees[0];
+    if p <= first.0 {
+        return first.1;
+    }
     for pair in knees.windows(2) {
         let ((p0, v0), (p1, v1)) = (pair[0], pair[1]);
         if p <= p1 {
@@ -113,21 +118,14 @@ fn interpolate(knees: &[(f32, f32)], p: f32) -> f32 {
     knees[knees.len() - 1].1
 }
 
-/// The `p` where the increasing polyline `knees` reaches `value`.
+/// The `p` where the increasing polyline `knees` (at most four points)
+/// reaches `value`: interpolation with the axes swapped.
 fn inverse(knees: &[(f32, f32)], value: f32) -> f32 {
-    if value <= knees[0].1 {
-        return 0.0;
+    let mut swapped = [(0f32, 0f32); 4];
+    for (s, &(p, v)) in swapped.iter_mut().zip(knees) {
+        *s = (v, p);
     }
-    for pair in knees.windows(2) {
-        let ((p0, v0), (p1, v1)) = (pair[0], pair[1]);
-        if value <= v1 {
-            if v1 - v0 < 1e-9 {
-                return p1;
-            }
-            return p0 + (p1 - p0) * (value - v0) / (v1 - v0);
-        }
-    }
-    1.0
+    interpolate(&swapped[..knees.len()], value)
 }
 
 #[cfg(test)]

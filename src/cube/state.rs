@@ -210,25 +210,28 @@ impl CubeState {
         if self.is_money() {
             return value / self.value as f32;
         }
-        let win = self.points_value(self.value as i64);
-        let lose = self.points_value(-(self.value as i64));
+        let (lose, win) = self.single_game();
         if win - lose < 1e-9 {
             return 0.0;
         }
         (2.0 * value - win - lose) / (win - lose)
     }
-}
 
-impl CubeState {
     /// The inverse of [`CubeState::normalise`]: points, or match winning
     /// chances, from a value in units of this cube.
     pub fn denormalise(&self, normalised: f32) -> f32 {
         if self.is_money() {
             return normalised * self.value as f32;
         }
-        let win = self.points_value(self.value as i64);
-        let lose = self.points_value(-(self.value as i64));
+        let (lose, win) = self.single_game();
         lose + (normalised + 1.0) / 2.0 * (win - lose)
+    }
+
+    /// The values of losing and of winning a single game at this cube: the
+    /// ends of the money-normalised scale.
+    fn single_game(&self) -> (f32, f32) {
+        let points = self.value as i64;
+        (self.points_value(-points), self.points_value(points))
     }
 }
 

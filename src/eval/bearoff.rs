@@ -85,16 +85,12 @@ impl BearoffDb {
     pub fn get() -> &'static BearoffDb {
         static DB: OnceLock<BearoffDb> = OnceLock::new();
         DB.get_or_init(|| {
-            let path = cache_path();
-            if let Some(db) = path.as_ref().and_then(|p| BearoffDb::read(p)) {
-                return db;
-            }
-            let db = BearoffDb::build();
-            if let Some(p) = path {
-                // A cache that cannot be written only costs the rebuild next time.
-                let _ = crate::atomic_file::write(&p, &db.to_bytes());
-            }
-            db
+            cached(
+                cache_path(),
+                BearoffDb::read,
+                BearoffDb::build,
+                BearoffDb::to_bytes,
+            )
         })
     }
 
@@ -252,6 +248,25 @@ impl BearoffDb {
 /// `$XDG_CACHE_HOME/kotra-ai`, else `~/.cache/kotra-ai`.
 pub fn cache_path() -> Option<PathBuf> {
     cache_file("bearoff-one-sided-v1.bin")
+}
+
+/// A table read from the cache file `path`, else built and cached there (a
+/// damaged or missing cache is rebuilt; one that cannot be written only
+/// costs the rebuild next time).
+pub(super) fn cached<T>(
+    path: Option<PathBuf>,
+    read: impl FnOnce(&std::path::Path) -> Option<T>,
+    build: impl FnOnce() -> T,
+    to_bytes: impl FnOnce(&T) -> Vec<u8>,
+) -> T {
+    if let Some(table) = path.as_deref().and_then(read) {
+        return table;
+    }
+    let table = build();
+    if let Some(p) = path {
+        let _ = crate::atomic_file::write(&p, &to_bytes(&table));
+    }
+    table
 }
 
 /// `name` in the cache folder of [`cache_path`].

@@ -9,7 +9,7 @@
 //! dynamic programming over total pip count (about a second) and cached on
 //! disk beside the one-sided tables.
 
-use super::bearoff::{POINTS, cache_file, enumerate, home_board, one_sided, pips, rank};
+use super::bearoff::{POINTS, cache_file, cached, enumerate, home_board, one_sided, pips, rank};
 use crate::backgammon::{Dice, MoveList, Position, legal_moves};
 use std::sync::OnceLock;
 
@@ -56,20 +56,31 @@ fn optimal(e: &[f32; 4], cube: CubeSlot) -> f32 {
     }
 }
 
+/// The covered boards by pip count (id = index), and the one-sided rank →
+/// id map.
+fn boards_and_ids() -> (Vec<[u8; POINTS]>, Vec<u16>) {
+    let mut boards = Vec::with_capacity(BOARDS);
+    enumerate(&mut [0; POINTS], 0, MAX_CHECKERS, &mut boards);
+    boards.sort_by_key(pips);
+    debug_assert_eq!(boards.len(), BOARDS);
+    let mut ids = vec![u16::MAX; super::bearoff::POSITIONS];
+    for (id, b) in boards.iter().enumerate() {
+        ids[rank(b)] = id as u16;
+    }
+    (boards, ids)
+}
+
 impl TwoSidedDb {
     /// The process-wide database: from the disk cache, else built and cached.
     pub fn get() -> &'static TwoSidedDb {
         static DB: OnceLock<TwoSidedDb> = OnceLock::new();
         DB.get_or_init(|| {
-            let path = cache_file("bearoff-two-sided-6-v2.bin");
-            if let Some(db) = path.as_ref().and_then(|p| TwoSidedDb::read(p)) {
-                return db;
-            }
-            let db = TwoSidedDb::build();
-            if let Some(p) = path {
-                let _ = crate::atomic_file::write(&p, &db.to_bytes());
-            }
-            db
+            cached(
+                cache_file("bearoff-two-sided-6-v2.bin"),
+                TwoSidedDb::read,
+                TwoSidedDb::build,
+                TwoSidedDb::to_bytes,
+            )
         })
     }
 
@@ -105,14 +116,7 @@ impl TwoSidedDb {
     }
 
     pub fn build() -> TwoSidedDb {
-        let mut boards = Vec::with_capacity(BOARDS);
-        enumerate(&mut [0; POINTS], 0, MAX_CHECKERS, &mut boards);
-        boards.sort_by_key(pips);
-        debug_assert_eq!(boards.len(), BOARDS);
-        let mut ids = vec![u16::MAX; super::bearoff::POSITIONS];
-        for (id, b) in boards.iter().enumerate() {
-            ids[rank(b)] = id as u16;
-        }
+        let (boards, ids) = boards_and_ids();
         // Distinct successors of each board for each roll.
         let rolls: Vec<(Dice, f32)> = Dice::all_rolls()
             .map(|(d, w)| (d, w as f32 / 36.0))
@@ -222,13 +226,7 @@ impl TwoSidedDb {
             win.push(v[0]);
             equity.push([v[1], v[2], v[3], v[4]]);
         }
-        let mut boards = Vec::with_capacity(BOARDS);
-        enumerate(&mut [0; POINTS], 0, MAX_CHECKERS, &mut boards);
-        boards.sort_by_key(pips);
-        let mut ids = vec![u16::MAX; super::bearoff::POSITIONS];
-        for (id, b) in boards.iter().enumerate() {
-            ids[rank(b)] = id as u16;
-        }
+        let (_, ids) = boards_and_ids();
         Some(TwoSidedDb { ids, win, equity })
     }
 }

@@ -142,8 +142,10 @@ impl<'a> Trial<'a> {
         list: &mut MoveList,
         books: &mut Books,
     ) -> Position {
-        let (best_after, best_probs) = self.best_0ply(pos, dice, list);
-        let after = if self.settings.ply == 0 {
+        let vr = self.settings.variance_reduction;
+        // The 0-ply best play: the move at 0-ply, and the roll's luck.
+        let zero = (self.settings.ply == 0 || vr).then(|| self.best_0ply(pos, dice, list));
+        let after = if let (0, Some((best_after, _))) = (self.settings.ply, zero) {
             best_after
         } else {
             legal_moves(pos, dice, list);
@@ -153,7 +155,7 @@ impl<'a> Trial<'a> {
                 .rank_moves(list, &CubeState::money(), &settings);
             ranked[0].position
         };
-        if self.settings.variance_reduction {
+        if let Some((_, best_probs)) = zero.filter(|_| vr) {
             let mut mean = Probs::default();
             for (roll, weight) in Dice::all_rolls() {
                 let p = if roll == dice {

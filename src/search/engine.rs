@@ -14,7 +14,7 @@
 //! the thread count.
 
 use super::cache::EvalCache;
-use crate::backgammon::{Dice, GameResult, MoveList, Position, with_legal_moves};
+use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, with_legal_moves};
 use crate::cube::{CubeDecision, CubeState, Owner, cubeful, efficiency};
 use crate::eval::bearoff_two_sided::{CubeSlot, TwoSidedDb};
 use crate::eval::{Evaluator, PositionClass, Probs, pubeval};
@@ -250,44 +250,36 @@ impl<'a> Searcher<'a> {
         let best = with_legal_moves(pos, dice, |list| {
             let moves = list.as_slice();
             let keep = self.prune;
-            let mut best = (moves[0].position, f32::NEG_INFINITY);
-            if keep > 0 && moves.len() > keep && moves.len() <= PRUNE_MAX {
-                // Pre-select with PubEval, then let the network choose.
-                let race = !pos.has_contact();
-                let mut scored = [(0f32, 0u16); PRUNE_MAX];
-                for (slot, c) in scored.iter_mut().zip(moves) {
-                    *slot = (-pubeval::score(&c.position, race), 0);
-                }
-                for (i, slot) in scored.iter_mut().enumerate().take(moves.len()) {
-                    slot.1 = i as u16;
-                }
-                let scored = &mut scored[..moves.len()];
-                scored.select_nth_unstable_by(keep - 1, |a, b| {
-                    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
-                });
-                let mut chosen = [0u16; PRUNE_MAX];
-                for (c, s) in chosen.iter_mut().zip(scored.iter().take(keep)) {
-                    *c = s.1;
-                }
-                chosen[..keep].sort_unstable();
-                for &i in &chosen[..keep] {
-                    let c = &moves[i as usize];
-                    let e = self.after_probs(&c.position).equity();
-                    if e > best.1 {
-                        best = (c.position, e);
-                    }
-                }
-                return best.0;
+            if keep == 0 || moves.len() <= keep || moves.len() > PRUNE_MAX {
+                return self.best_at_0ply(moves, 0..moves.len());
             }
-            for c in list {
-                let e = self.after_probs(&c.position).equity();
-                if e > best.1 {
-                    best = (c.position, e);
-                }
+            // PubEval pre-selects `keep` replies; the network chooses among
+            // them, in list order so that ties fall as without pruning.
+            let race = !pos.has_contact();
+            let mut scored = [(0f32, 0u16); PRUNE_MAX];
+            for (i, (slot, c)) in scored.iter_mut().zip(moves).enumerate() {
+                *slot = (-pubeval::score(&c.position, race), i as u16);
             }
-            best.0
+            let scored = &mut scored[..moves.len()];
+            scored.select_nth_unstable_by(keep - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let chosen = &mut scored[..keep];
+            chosen.sort_unstable_by_key(|s| s.1);
+            self.best_at_0ply(moves, chosen.iter().map(|s| s.1 as usize))
         });
         self.after_move(&best, states, ply - 1, out)
+    }
+
+    /// The position after the candidate (of `indices`) with the highest
+    /// 0-ply cubeless equity; the first of equals.
+    fn best_at_0ply(&self, moves: &[Candidate], indices: impl Iterator<Item = usize>) -> Position {
+        let mut best = (moves[0].position, f32::NEG_INFINITY);
+        for i in indices {
+            let e = self.after_probs(&moves[i].position).equity();
+            if e > best.1 {
+                best = (moves[i].position, e);
+            }
+        }
+        best.0
     }
 
     /// The mover's values after moving into `after`, the opponent to roll

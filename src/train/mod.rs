@@ -258,16 +258,10 @@ fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: (f64, f64)) -> CurveP
 }
 
 fn progress_bar(visible: bool, total: u64, done: u64) -> indicatif::ProgressBar {
-    if !visible {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} games ({per_sec}, eta {eta}) {prefix} {msg}",
-        )
-        .expect("template is valid")
-        .progress_chars("=> "),
+    let bar = crate::progress::bar(
+        visible,
+        total,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games ({per_sec}, eta {eta}) {prefix} {msg}",
     );
     bar.set_position(done);
     bar
