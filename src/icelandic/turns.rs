@@ -51,22 +51,13 @@ impl Step {
 }
 
 /// Rules that change how turns are generated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TurnRules {
     /// Lítill meistari counts as a win (optional rule, default off).
     pub little_master: bool,
     /// The extra throws of §8.1: no bearing off, and only Langi munkur,
     /// Stutti munkur and Meistari count, at full value.
     pub bonus_throws: bool,
-}
-
-impl Default for TurnRules {
-    fn default() -> Self {
-        TurnRules {
-            little_master: false,
-            bonus_throws: false,
-        }
-    }
 }
 
 /// One legal turn: its steps, the position after it (still from the
