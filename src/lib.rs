@@ -17,6 +17,7 @@ pub mod cube;
 pub mod eval;
 pub mod framed_file;
 pub mod game;
+pub mod icehouse;
 pub mod icelandic;
 pub mod notation;
 pub mod players;
