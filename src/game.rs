@@ -1,70 +1,128 @@
-//! What search, self-play and training need to know about a game, so the
-//! three Kotra games can share that machinery. Backgammon implements it on
-//! top of its concrete, allocation-free types; the trait adds no cost to the
-//! backgammon hot paths, which keep calling the concrete functions.
+//! What the shared machinery needs to know about a two-player Kotra game:
+//! turns, results, the network's inputs and outputs, and a documented
+//! greedy player. Self-play training (`train::variant`), n-ply search
+//! (`search::variant`), duels and analysis are written once against this
+//! trait; Icelandic Kotra and two-player Icehouse Kotra implement it.
+//! Backgammon keeps its own concrete, allocation-free stack on the hot
+//! paths (its networks, bear-off databases and cube are specialised).
 
-use crate::backgammon::{self, Dice, Position};
+/// A game both sides play with two dice, won by the side whose turn ends it.
+pub trait Game: Sync + Send {
+    /// A position before a turn; it knows who is to move.
+    type State: Copy + Eq + std::hash::Hash + std::fmt::Debug + Send + Sync;
+    /// One legal turn.
+    type Turn: Clone + Send + Sync;
 
-/// A two-player dice game seen from the side to move.
-pub trait Game {
-    /// A position from the view of the side to move.
-    type State: Copy + Eq + std::fmt::Debug;
-    /// The chance event before each turn.
-    type Roll: Copy + std::fmt::Debug + 'static;
+    /// `icelandic-kotra`, `icehouse-kotra`.
+    fn name(&self) -> &'static str;
 
-    /// The position a game starts from.
-    fn start() -> Self::State;
+    /// Every distinct roll with its weight out of [`Game::roll_total`].
+    fn rolls(&self) -> &'static [((u8, u8), u32)];
 
-    /// Every distinct roll with its weight out of [`Game::roll_weight_total`].
-    fn rolls() -> &'static [(Self::Roll, u8)];
-
-    fn roll_weight_total() -> u32 {
-        Self::rolls().iter().map(|&(_, w)| w as u32).sum()
+    fn roll_total(&self) -> u32 {
+        self.rolls().iter().map(|&(_, w)| w).sum()
     }
 
-    /// The states the mover can reach with `roll`, still from the mover's
-    /// view, written into `out` (cleared first). Never empty: a forfeited
-    /// turn yields the unchanged state.
-    fn successors(state: &Self::State, roll: Self::Roll, out: &mut Vec<Self::State>);
+    /// Faces of each die (6 or 4).
+    fn die_faces(&self) -> u8;
 
-    /// The same state with the other side to move.
-    fn pass_turn(state: &Self::State) -> Self::State;
+    /// The starting position, the first mover chosen with `dice` as the
+    /// rules' opening roll says.
+    fn start(&self, dice: &mut dyn FnMut() -> (u8, u8)) -> Self::State;
 
-    /// Points won by the side that just moved if the game is over (from the
-    /// mover's view, before [`Game::pass_turn`]), else `None`.
-    fn result(state: &Self::State) -> Option<i32>;
+    /// The seat to move (0 = White or South, 1 = Black or North).
+    fn seat(&self, state: &Self::State) -> usize;
+
+    /// Every legal turn (never empty: a lost turn is one turn without plays).
+    fn turns(&self, state: &Self::State, roll: (u8, u8)) -> Vec<Self::Turn>;
+
+    /// What a turn leads to.
+    fn after(&self, state: &Self::State, turn: &Self::Turn) -> After<Self::State>;
+
+    /// A turn in the game's notation.
+    fn turn_text(&self, state: &Self::State, turn: &Self::Turn) -> String;
+
+    /// A position in the game's notation.
+    fn state_text(&self, state: &Self::State) -> String;
+
+    /// Plays a whole game; returns seat 0's points minus seat 1's. Games
+    /// whose optional rules act after the win (Icelandic bonus throws)
+    /// override it.
+    fn play(&self, dice: &mut dyn FnMut() -> (u8, u8), choose: &mut Chooser<'_, Self>) -> f32 {
+        let mut state = self.start(dice);
+        for _ in 0..MAX_TURNS {
+            let turns = self.turns(&state, dice());
+            let i = choose(&state, &turns).min(turns.len() - 1);
+            match self.after(&state, &turns[i]) {
+                After::Next(next) => state = next,
+                After::Ended(end) => {
+                    return if self.seat(&state) == 0 {
+                        end.points
+                    } else {
+                        -end.points
+                    };
+                }
+            }
+        }
+        0.0
+    }
+
+    /// The training target of a draw for either side.
+    fn draw_target(&self, out: &mut [f32]);
+
+    /// Network inputs.
+    fn inputs(&self) -> usize;
+    /// Network outputs.
+    fn outputs(&self) -> usize;
+    /// The position from the side to move, as network inputs.
+    fn encode(&self, state: &Self::State, out: &mut [f32]);
+    /// Expected points for the side to move, from network outputs.
+    fn equity(&self, outputs: &[f32]) -> f32;
+    /// Turns outputs for one side into outputs for the other.
+    fn flip(&self, outputs: &mut [f32]);
+    /// The outputs a finished game should have had, for the side that made
+    /// the last turn.
+    fn target(&self, end: &Ended, out: &mut [f32]);
+
+    /// The documented greedy player: the index of its choice in `turns`.
+    fn heuristic(&self, state: &Self::State, turns: &[Self::Turn]) -> usize;
 }
 
-/// Standard backgammon, cubeless: a win scores 1, 2 or 3.
-pub struct Backgammon;
+/// Picks the index of a turn among the legal ones.
+pub type Chooser<'a, G> = dyn FnMut(&<G as Game>::State, &[<G as Game>::Turn]) -> usize + 'a;
 
-static BACKGAMMON_ROLLS: std::sync::LazyLock<Vec<(Dice, u8)>> =
-    std::sync::LazyLock::new(|| Dice::all_rolls().collect());
+/// A game longer than this many turns is scored as a draw.
+pub const MAX_TURNS: usize = 3000;
 
-impl Game for Backgammon {
-    type State = Position;
-    type Roll = Dice;
+/// Where a turn leads.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum After<S> {
+    /// The game goes on; the other side is to move.
+    Next(S),
+    /// The game is over.
+    Ended(Ended),
+}
 
-    fn start() -> Position {
-        Position::starting()
+/// A finished game from the view of the side that made the last turn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ended {
+    /// That side's points minus the other's.
+    pub points: f32,
+    /// The game's own class of the result (a win type; see each game).
+    pub class: u16,
+}
+
+/// A draw's [`Ended::class`].
+pub const DRAW: u16 = u16::MAX;
+
+/// Index of the highest score (the first on ties).
+pub fn best_by<T>(items: &[T], score: impl Fn(&T) -> f32) -> usize {
+    let mut best = (0, f32::NEG_INFINITY);
+    for (i, t) in items.iter().enumerate() {
+        let s = score(t);
+        if s > best.1 {
+            best = (i, s);
+        }
     }
-
-    fn rolls() -> &'static [(Dice, u8)] {
-        &BACKGAMMON_ROLLS
-    }
-
-    fn successors(state: &Position, roll: Dice, out: &mut Vec<Position>) {
-        backgammon::with_legal_moves(state, roll, |list| {
-            out.clear();
-            out.extend(list.iter().map(|c| c.position));
-        });
-    }
-
-    fn pass_turn(state: &Position) -> Position {
-        state.swap()
-    }
-
-    fn result(state: &Position) -> Option<i32> {
-        backgammon::GameResult::of_mover_win(state).map(|r| r.points() as i32)
-    }
+    best.0
 }

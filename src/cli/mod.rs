@@ -10,6 +10,7 @@ mod rollout;
 mod score;
 mod show;
 pub mod train;
+mod variant;
 
 use clap::{Parser, Subcommand};
 
@@ -23,8 +24,38 @@ pub const EXIT_BAD_INPUT: i32 = 2;
     about = "Kotra (backgammon) engine: moves, analysis, training"
 )]
 pub struct Cli {
+    /// Which game: backgammon (the default), icelandic-kotra or icehouse-kotra.
+    #[arg(long, global = true, value_enum, default_value_t = GameName::Backgammon)]
+    pub game: GameName,
+    /// Icelandic Kotra: Lítill meistari (8 and 7 on the last two points) wins 3.
+    #[arg(long, global = true)]
+    pub little_master: bool,
+    /// Icelandic Kotra: extra throws (5, 7 or 13) for a loser with nothing off.
+    #[arg(long, global = true, value_parser = bonus_throws_arg)]
+    pub bonus_throws: Option<u8>,
+    /// Icelandic Kotra: one more turn for the second player after an Úttekt.
+    #[arg(long, global = true)]
+    pub equalizing_throw: bool,
+    /// Icehouse Kotra: 2 or 4 players.
+    #[arg(long, global = true, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    pub players: u8,
     #[command(subcommand)]
     pub command: Command,
+}
+
+fn bonus_throws_arg(text: &str) -> Result<u8, String> {
+    match text {
+        "5" | "7" | "13" => Ok(text.parse().expect("a number")),
+        _ => Err("must be 5, 7 or 13".into()),
+    }
+}
+
+/// The three games.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameName {
+    Backgammon,
+    IcelandicKotra,
+    IcehouseKotra,
 }
 
 #[derive(Subcommand, Debug)]
@@ -152,7 +183,36 @@ pub enum BenchCommand {
 
 /// Runs a parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
-    let result = match cli.command {
+    let four_ok = cli.game == GameName::IcehouseKotra && cli.players == 4;
+    let result = match cli.game {
+        _ if cli.players != 2 && !four_ok => Err(anyhow::anyhow!(
+            "--players is 2 or 4, and 4 only for icehouse-kotra"
+        )),
+        GameName::Backgammon => run_backgammon(cli.command),
+        GameName::IcelandicKotra => {
+            let game = crate::icelandic::game::IcelandicKotra {
+                options: crate::icelandic::Options {
+                    little_master: cli.little_master,
+                    bonus_throws: cli.bonus_throws,
+                    equalizing_throw: cli.equalizing_throw,
+                },
+            };
+            variant::run(&game, cli.command)
+        }
+        GameName::IcehouseKotra if four_ok => variant::run_four(cli.command),
+        GameName::IcehouseKotra => variant::run(&crate::icehouse::game::IcehouseKotra, cli.command),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("kotra-ai: {e:#}");
+            EXIT_BAD_INPUT
+        }
+    }
+}
+
+fn run_backgammon(command: Command) -> anyhow::Result<()> {
+    match command {
         Command::Show { position } => show::run(&position),
         Command::Analyze {
             position,
@@ -200,13 +260,6 @@ pub fn run(cli: Cli) -> i32 {
         Command::Bench {
             what: BenchCommand::Rollout { trials },
         } => bench::rollout(trials),
-    };
-    match result {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("kotra-ai: {e:#}");
-            EXIT_BAD_INPUT
-        }
     }
 }
 

@@ -113,19 +113,7 @@ impl Mlp {
     /// Sigmoid activations of the hidden layer (portable path).
     #[inline]
     pub fn hidden_activations(&self, input: &[f32], hidden: &mut [f32]) {
-        let h = self.hidden;
-        hidden.copy_from_slice(&self.b1);
-        for (i, &x) in input.iter().enumerate() {
-            if x != 0.0 {
-                let row = &self.w1[i * h..(i + 1) * h];
-                for (a, &w) in hidden.iter_mut().zip(row) {
-                    *a += x * w;
-                }
-            }
-        }
-        for a in hidden.iter_mut() {
-            *a = sigmoid(*a);
-        }
+        hidden_layer(&self.w1, &self.b1, input, hidden);
     }
 
     /// The same pass with AVX2 and FMA: the non-zero inputs are gathered
@@ -206,6 +194,25 @@ impl Mlp {
             *slot = sigmoid(lanes.iter().sum::<f32>() + self.b2[o]);
         }
         out
+    }
+}
+
+/// Sigmoid hidden units of an input-major first layer (`w1[i * hidden + h]`),
+/// skipping zero inputs; `hidden` holds `b1.len()` values.
+#[inline]
+pub fn hidden_layer(w1: &[f32], b1: &[f32], input: &[f32], hidden: &mut [f32]) {
+    let h = b1.len();
+    hidden.copy_from_slice(b1);
+    for (i, &x) in input.iter().enumerate() {
+        if x != 0.0 {
+            let row = &w1[i * h..(i + 1) * h];
+            for (a, &w) in hidden.iter_mut().zip(row) {
+                *a += x * w;
+            }
+        }
+    }
+    for a in hidden.iter_mut() {
+        *a = sigmoid(*a);
     }
 }
 

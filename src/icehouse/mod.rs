@@ -8,6 +8,8 @@
 //! - [`play`]: whole games.
 
 pub mod board;
+pub mod game;
+pub mod maxn;
 pub mod notation;
 pub mod play;
 pub mod position;

@@ -7,6 +7,7 @@
 //! - [`notation`]: the text notation and the ASCII board;
 //! - [`play`]: whole games: opening roll, the optional rules of §8.1–8.3.
 
+pub mod game;
 pub mod notation;
 pub mod outcome;
 pub mod play;

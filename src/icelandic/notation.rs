@@ -222,7 +222,7 @@ pub fn ascii_board(pos: &Position) -> String {
                 names.push_str("|| ");
                 cells.push_str("|| ");
             }
-            let _ = write!(names, "{:<4}", (b'a' + i as u8) as char);
+            let _ = write!(names, " {:<3}", (b'a' + i as u8) as char);
             cells.push_str(&cell(i));
         }
         (names, cells)

@@ -2,6 +2,7 @@
 //! at some ply, PubEval, or a random mover, all behind one trait.
 
 pub mod duel;
+pub mod variant;
 
 pub use duel::{DuelResult, duel};
 
@@ -65,8 +66,16 @@ pub enum PlayerError {
     Unknown(String),
     #[error("bad ply in '{0}' (expected @0 to @3)")]
     Ply(String),
+    #[error(
+        "unknown player '{0}' (expected net, net:PATH, heuristic or random, optionally with @PLY for nets)"
+    )]
+    UnknownForGame(String),
+    #[error("bad ply in '{0}' (expected @0 to @2)")]
+    GamePly(String),
     #[error(transparent)]
     Model(#[from] ModelError),
+    #[error(transparent)]
+    GameModel(#[from] crate::eval::game_net::GameModelError),
 }
 
 /// Parses `net`, `net@1`, `net:PATH`, `net:PATH@2`, `pubeval`, `random`;

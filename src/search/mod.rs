@@ -9,6 +9,7 @@
 
 mod cache;
 mod engine;
+pub mod variant;
 
 pub use cache::EvalCache;
 pub use engine::{CubeAnalysis, MoveFilter, RankedMove, SearchSettings, Searcher, leaf_value};

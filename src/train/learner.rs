@@ -3,6 +3,7 @@
 //! of steps the weights are copied back into the fast inference layout.
 
 use crate::eval::encoding::encode;
+use crate::eval::game_net::GameNet;
 use crate::eval::network::{Mlp, OUTPUTS};
 use crate::eval::{Model, NetKind};
 use crate::train::selfplay::Sample;
@@ -38,41 +39,71 @@ fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
 
 impl TrainableMlp {
     pub fn from_mlp(m: &Mlp, device: &Device) -> TrainableMlp {
+        TrainableMlp::from_net(&GameNet::from(m.clone()), device)
+    }
+
+    pub fn to_mlp(&self) -> Mlp {
+        Mlp::from(self.to_net())
+    }
+
+    pub fn from_net(m: &GameNet, device: &Device) -> TrainableMlp {
         // Our output layer is [outputs][hidden]; burn wants [hidden][outputs].
-        let mut w2 = vec![0f32; m.hidden * OUTPUTS];
-        for o in 0..OUTPUTS {
+        let outputs = m.outputs;
+        let mut w2 = vec![0f32; m.hidden * outputs];
+        for o in 0..outputs {
             for h in 0..m.hidden {
-                w2[h * OUTPUTS + o] = m.w2[o * m.hidden + h];
+                w2[h * outputs + o] = m.w2[o * m.hidden + h];
             }
         }
         TrainableMlp {
             hidden: linear(m.w1.clone(), m.b1.clone(), m.inputs, m.hidden, device),
-            output: linear(w2, m.b2.to_vec(), m.hidden, OUTPUTS, device),
+            output: linear(w2, m.b2.clone(), m.hidden, outputs, device),
         }
     }
 
-    pub fn to_mlp(&self) -> Mlp {
+    pub fn to_net(&self) -> GameNet {
         let w1 = values(self.hidden.weight.val());
         let [inputs, hidden] = self.hidden.weight.val().dims();
+        let [_, outputs] = self.output.weight.val().dims();
         let b1 = values(self.hidden.bias.as_ref().expect("bias").val());
         let w2t = values(self.output.weight.val());
-        let b2v = values(self.output.bias.as_ref().expect("bias").val());
-        let mut w2 = vec![0f32; OUTPUTS * hidden];
+        let b2 = values(self.output.bias.as_ref().expect("bias").val());
+        let mut w2 = vec![0f32; outputs * hidden];
         for h in 0..hidden {
-            for o in 0..OUTPUTS {
-                w2[o * hidden + h] = w2t[h * OUTPUTS + o];
+            for o in 0..outputs {
+                w2[o * hidden + h] = w2t[h * outputs + o];
             }
         }
-        let mut b2 = [0f32; OUTPUTS];
-        b2.copy_from_slice(&b2v);
-        Mlp {
+        GameNet {
             inputs,
             hidden,
+            outputs,
             w1,
             b1,
             w2,
             b2,
         }
+    }
+
+    /// One Adam step on the mean squared error of `rows` examples (inputs
+    /// `x`, targets `t`, both row-major); returns the loss before the step.
+    pub fn adam_step(
+        self,
+        optim: &mut ModuleOptimizer,
+        x: Vec<f32>,
+        t: Vec<f32>,
+        rows: usize,
+        lr: f64,
+        device: &Device,
+    ) -> (TrainableMlp, f32) {
+        let n_in = x.len() / rows;
+        let n_out = t.len() / rows;
+        let x = Tensor::<2>::from_data(TensorData::new(x, [rows, n_in]), device);
+        let t = Tensor::<2>::from_data(TensorData::new(t, [rows, n_out]), device);
+        let loss = (self.forward(x) - t).powf_scalar(2.0).mean();
+        let value = loss.clone().into_scalar::<f32>();
+        let grads = GradientsParams::from_grads(loss.backward(), &self);
+        (optim.step(lr, self, grads), value)
     }
 
     pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
@@ -186,18 +217,17 @@ impl NetLearner {
                     }
                     t.extend_from_slice(&s.target.0);
                 }
-                let x =
-                    Tensor::<2>::from_data(TensorData::new(x, [chunk.len(), n_in]), &self.device);
-                let t = Tensor::<2>::from_data(
-                    TensorData::new(t, [chunk.len(), OUTPUTS]),
+                let (net, loss) = self.net.clone().adam_step(
+                    &mut self.optim,
+                    x,
+                    t,
+                    chunk.len(),
+                    lr,
                     &self.device,
                 );
-                let y = self.net.forward(x);
-                let loss = (y - t).powf_scalar(2.0).mean();
-                loss_sum += loss.clone().into_scalar::<f32>() as f64;
+                self.net = net;
+                loss_sum += loss as f64;
                 batches += 1;
-                let grads = GradientsParams::from_grads(loss.backward(), &self.net);
-                self.net = self.optim.step(lr, self.net.clone(), grads);
             }
         }
         Some(loss_sum / batches as f64)

@@ -14,6 +14,7 @@ pub mod curve;
 pub mod dev_set;
 pub mod learner;
 pub mod selfplay;
+pub mod variant;
 
 use crate::eval::{Evaluator, Model};
 use crate::players::duel::splitmix;

@@ -1,0 +1,382 @@
+//! The command line for `--game icelandic-kotra` and `--game
+//! icehouse-kotra`: show, moves, analyze, train and duel over the shared
+//! [`Game`] machinery.
+
+use super::Command;
+use super::train::TrainArgs;
+use crate::eval::game_net::{GameModel, GameModelError};
+use crate::game::{After, Game};
+use crate::players::variant::{duel_game, parse_game_player};
+use crate::search::variant::{outputs, turn_values};
+use crate::train::variant::{GameTrainConfig, GameTrainer, checkpoint_path};
+use anyhow::{Context, bail};
+
+/// What the command line needs beyond [`Game`].
+pub trait CliGame: Game {
+    fn parse(&self, text: &str) -> anyhow::Result<Self::State>;
+    fn board(&self, state: &Self::State) -> String;
+    /// Named chances from network outputs, for analysis.
+    fn chances(&self, outputs: &[f32]) -> Vec<(String, f32)>;
+    /// The shipped network's file.
+    fn shipped(&self) -> &'static [u8];
+}
+
+impl CliGame for crate::icelandic::game::IcelandicKotra {
+    fn parse(&self, text: &str) -> anyhow::Result<Self::State> {
+        crate::icelandic::parse_position(text)
+            .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))
+    }
+    fn board(&self, state: &Self::State) -> String {
+        crate::icelandic::ascii_board(state)
+    }
+    fn chances(&self, y: &[f32]) -> Vec<(String, f32)> {
+        crate::icelandic::game::win_type_chances(y)
+    }
+    fn shipped(&self) -> &'static [u8] {
+        include_bytes!("../../models/icelandic-kotra.net")
+    }
+}
+
+impl CliGame for crate::icehouse::game::IcehouseKotra {
+    fn parse(&self, text: &str) -> anyhow::Result<Self::State> {
+        let p = crate::icehouse::parse_position(text)
+            .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))?;
+        if p.players != 2 {
+            bail!("four-player positions are analysed with --players 4");
+        }
+        Ok(p)
+    }
+    fn board(&self, state: &Self::State) -> String {
+        crate::icehouse::ascii_board(state)
+    }
+    fn chances(&self, y: &[f32]) -> Vec<(String, f32)> {
+        vec![("win".into(), y[0]), ("lose".into(), 1.0 - y[0])]
+    }
+    fn shipped(&self) -> &'static [u8] {
+        include_bytes!("../../models/icehouse-kotra.net")
+    }
+}
+
+fn shipped_model<G: CliGame>(game: &G) -> Result<GameModel, GameModelError> {
+    GameModel::from_bytes(game.shipped(), game.name(), game.inputs(), game.outputs())
+}
+
+fn model_arg<G: CliGame>(game: &G, path: Option<&std::path::Path>) -> anyhow::Result<GameModel> {
+    Ok(match path {
+        Some(p) => GameModel::load(p, game.name(), game.inputs(), game.outputs())?,
+        None => shipped_model(game)?,
+    })
+}
+
+fn dice_arg<G: Game>(game: &G, dice: Option<&str>) -> anyhow::Result<(u8, u8)> {
+    let text = dice.context("--dice is required (e.g. --dice 31)")?;
+    let faces = game.die_faces();
+    let b = text.as_bytes();
+    let ok = |c: u8| (b'1'..=b'0' + faces).contains(&c);
+    if b.len() != 2 || !ok(b[0]) || !ok(b[1]) {
+        bail!("bad --dice {text:?}: two digits from 1 to {faces}, e.g. 31");
+    }
+    Ok((b[0] - b'0', b[1] - b'0'))
+}
+
+/// Runs a command for one of the two games.
+pub fn run<G: CliGame>(game: &G, command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Show { position } => {
+            let s = game.parse(&position)?;
+            println!("{}\n{}", game.board(&s), game.state_text(&s));
+            Ok(())
+        }
+        Command::Moves {
+            position,
+            dice,
+            json,
+        } => moves(game, &position, dice.as_deref(), json),
+        Command::Analyze {
+            position,
+            dice,
+            ply,
+            model,
+            json,
+        } => analyze(
+            game,
+            &position,
+            dice.as_deref(),
+            ply,
+            model.as_deref(),
+            json,
+        ),
+        Command::Train(args) => train(game, args),
+        Command::Duel {
+            a,
+            b,
+            games,
+            seed,
+            json,
+        } => {
+            if games == 0 {
+                bail!("--games must be at least 1");
+            }
+            let pa = parse_game_player(game, &a, || shipped_model(game))?;
+            let pb = parse_game_player(game, &b, || shipped_model(game))?;
+            let r = duel_game(game, &pa, &pb, games, seed);
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({"games": r.games, "ppg": r.ppg, "se": r.se})
+                );
+            } else {
+                println!(
+                    "{a} vs {b}: {:+.3} ± {:.3} points per game for {a} over {} games of {} (mirrored dice, seed {seed})",
+                    r.ppg,
+                    r.se,
+                    r.games,
+                    game.name()
+                );
+            }
+            Ok(())
+        }
+        _ => bail!("this command is for backgammon only (drop --game)"),
+    }
+}
+
+fn moves<G: CliGame>(
+    game: &G,
+    position: &str,
+    dice: Option<&str>,
+    json: bool,
+) -> anyhow::Result<()> {
+    let s = game.parse(position)?;
+    let roll = dice_arg(game, dice)?;
+    let turns = game.turns(&s, roll);
+    let rows: Vec<(String, String, Option<f32>)> = turns
+        .iter()
+        .map(|t| match game.after(&s, t) {
+            After::Next(next) => (game.turn_text(&s, t), game.state_text(&next), None),
+            After::Ended(end) => (game.turn_text(&s, t), "game over".into(), Some(end.points)),
+        })
+        .collect();
+    if json {
+        let moves: Vec<_> = rows
+            .iter()
+            .map(|(m, p, e)| serde_json::json!({"move": m, "position": p, "game_over_points": e}))
+            .collect();
+        println!("{}", serde_json::json!({ "moves": moves }));
+    } else {
+        for (i, (m, p, e)) in rows.iter().enumerate() {
+            match e {
+                Some(points) => println!("{:>3}. {m}  => game over, {points:+} points", i + 1),
+                None => println!("{:>3}. {m}  => {p}", i + 1),
+            }
+        }
+    }
+    Ok(())
+}
+
+fn chances_text(chances: &[(String, f32)]) -> String {
+    let parts: Vec<String> = chances
+        .iter()
+        .filter(|(_, p)| *p >= 0.0005)
+        .map(|(k, p)| format!("{k} {:.1}%", 100.0 * p))
+        .collect();
+    parts.join(", ")
+}
+
+fn analyze<G: CliGame>(
+    game: &G,
+    position: &str,
+    dice: Option<&str>,
+    ply: u8,
+    model: Option<&std::path::Path>,
+    json: bool,
+) -> anyhow::Result<()> {
+    if ply > 2 {
+        bail!("--ply must be 0 to 2 for {}", game.name());
+    }
+    let s = game.parse(position)?;
+    let net = model_arg(game, model)?.net;
+    let n_out = game.outputs();
+    let Some(dice) = dice else {
+        let y = outputs(game, &net, &s);
+        let equity = crate::search::variant::position_value(game, &net, &s, ply);
+        let chances = game.chances(&y[..n_out]);
+        if json {
+            let c: serde_json::Map<String, serde_json::Value> = chances
+                .iter()
+                .map(|(k, p)| (k.clone(), (*p).into()))
+                .collect();
+            println!(
+                "{}",
+                serde_json::json!({"equity": equity, "ply": ply, "chances": c})
+            );
+        } else {
+            println!("{}", game.board(&s));
+            println!("equity {equity:+.3} points for the side to move ({ply}-ply)");
+            println!("chances: {}", chances_text(&chances));
+        }
+        return Ok(());
+    };
+    let roll = dice_arg(game, Some(dice))?;
+    let turns = game.turns(&s, roll);
+    let values = turn_values(game, &net, &s, &turns, ply);
+    let mut order: Vec<usize> = (0..turns.len()).collect();
+    order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+    let best = values[order[0]];
+    let mut rows = Vec::new();
+    for &i in &order {
+        let chances = match game.after(&s, &turns[i]) {
+            After::Ended(end) => vec![(format!("game over ({:+} points)", end.points), 1.0)],
+            After::Next(next) => {
+                let mut y = outputs(game, &net, &next);
+                game.flip(&mut y[..n_out]);
+                game.chances(&y[..n_out])
+            }
+        };
+        rows.push((game.turn_text(&s, &turns[i]), values[i], chances));
+    }
+    if json {
+        let moves: Vec<_> = rows
+            .iter()
+            .map(|(m, e, c)| {
+                let c: serde_json::Map<String, serde_json::Value> =
+                    c.iter().map(|(k, p)| (k.clone(), (*p).into())).collect();
+                serde_json::json!({"move": m, "equity": e, "chances": c})
+            })
+            .collect();
+        println!("{}", serde_json::json!({ "ply": ply, "moves": moves }));
+    } else {
+        for (i, (m, e, c)) in rows.iter().enumerate() {
+            let diff = if i == 0 {
+                String::new()
+            } else {
+                format!(" ({:+.3})", e - best)
+            };
+            println!("{:>3}. {ply}-ply {m:<40} {e:+.3}{diff}", i + 1);
+            println!("       {}", chances_text(c));
+        }
+    }
+    Ok(())
+}
+
+fn train<G: CliGame>(game: &G, args: TrainArgs) -> anyhow::Result<()> {
+    let model_path = args.out.join("model.net");
+    let mut trainer = if args.resume {
+        GameTrainer::resume(game, &checkpoint_path(&model_path), args.games)?
+    } else {
+        let mut config = match &args.config {
+            Some(p) => {
+                let text = std::fs::read_to_string(p)
+                    .with_context(|| format!("cannot read {}", p.display()))?;
+                serde_json::from_str::<GameTrainConfig>(&text)
+                    .with_context(|| format!("bad config {}", p.display()))?
+            }
+            None => GameTrainConfig::default(),
+        };
+        if let Some(g) = args.games {
+            config.games = g;
+        }
+        GameTrainer::new(game, config)
+    };
+    trainer.model.description = format!(
+        "{}: TD(λ={}) self-play at 0-ply, {} hidden units",
+        game.name(),
+        trainer.config.lambda,
+        trainer.config.hidden
+    );
+    let start = std::time::Instant::now();
+    let mut rounds = 0u64;
+    while !trainer.done() {
+        let loss = trainer.round();
+        trainer.save(&model_path)?;
+        rounds += 1;
+        if !args.quiet && rounds.is_multiple_of(10) {
+            let vs = trainer.versus_heuristic(200, rounds);
+            eprintln!(
+                "{} games, loss {loss:.4}, vs heuristic {:+.3} ± {:.3} ppg (200 games), {:.0} s",
+                trainer.model.games_trained,
+                vs.ppg,
+                vs.se,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    println!(
+        "trained {} games in {:.0} s; model: {}",
+        trainer.model.games_trained,
+        start.elapsed().as_secs_f64(),
+        model_path.display()
+    );
+    Ok(())
+}
+
+/// Four-player Icehouse Kotra: show, moves, analyze (max-n) and duel (the
+/// win share of one seat against three others).
+pub fn run_four(command: Command) -> anyhow::Result<()> {
+    use crate::icehouse::maxn::{FourPlayer, maxn_choice, seat_share, shares};
+    let parse = |text: &str| -> anyhow::Result<crate::icehouse::Position> {
+        let p = crate::icehouse::parse_position(text)
+            .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))?;
+        if p.players != 4 {
+            bail!("--players 4 needs a four-seat position (start4, or S:, W:, N:, E: parts)");
+        }
+        Ok(p)
+    };
+    let game = crate::icehouse::game::IcehouseKotra;
+    match command {
+        Command::Show { position } => {
+            let p = parse(&position)?;
+            println!(
+                "{}\n{}",
+                crate::icehouse::ascii_board(&p),
+                crate::icehouse::position_text(&p)
+            );
+            Ok(())
+        }
+        Command::Moves { position, dice, .. } | Command::Analyze { position, dice, .. } => {
+            let p = parse(&position)?;
+            let (d1, d2) = dice_arg(&game, dice.as_deref())?;
+            let turns = crate::icehouse::legal_turns(&p, d1, d2);
+            let pick = maxn_choice(&p, &turns);
+            for (i, t) in turns.iter().enumerate() {
+                let s = shares(&t.position);
+                println!(
+                    "{:>3}. {:<44} share {:.3}{}",
+                    i + 1,
+                    t.text(),
+                    s[p.to_move.index()],
+                    if i == pick { "  <- max-n choice" } else { "" }
+                );
+            }
+            Ok(())
+        }
+        Command::Duel {
+            a,
+            b,
+            games,
+            seed,
+            json,
+        } => {
+            let player = |s: &str| {
+                FourPlayer::parse(s).with_context(|| {
+                    format!("unknown four-player player {s:?} (expected maxn, heuristic or random)")
+                })
+            };
+            if games == 0 {
+                bail!("--games must be at least 1");
+            }
+            let (share, se) = seat_share(player(&a)?, player(&b)?, games, seed);
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({"games": games, "ppg": share, "se": se, "win_share": share})
+                );
+            } else {
+                println!(
+                    "{a} in one seat against three {b}: win share {share:.3} ± {se:.3} over {games} four-player games (0.25 is even; seed {seed})"
+                );
+            }
+            Ok(())
+        }
+        _ => bail!("four-player Icehouse Kotra supports show, moves, analyze and duel"),
+    }
+}

@@ -1,0 +1,126 @@
+//! Players and mirrored duels for the games behind [`Game`]: a network at
+//! some ply, the game's greedy heuristic, or a random mover.
+
+use super::PlayerError;
+use super::duel::{DuelResult, splitmix};
+use crate::eval::game_net::{GameModel, GameNet};
+use crate::game::Game;
+use crate::search::variant::best_turn;
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+use std::path::Path;
+
+/// Who picks the turns.
+#[derive(Clone, Debug)]
+pub enum GamePlayer {
+    Net { net: GameNet, ply: u8 },
+    Heuristic,
+    Random,
+}
+
+impl GamePlayer {
+    pub fn choose<G: Game>(
+        &self,
+        game: &G,
+        state: &G::State,
+        turns: &[G::Turn],
+        rng: &mut SmallRng,
+    ) -> usize {
+        match self {
+            GamePlayer::Net { net, ply } => best_turn(game, net, state, turns, *ply),
+            GamePlayer::Heuristic => game.heuristic(state, turns),
+            GamePlayer::Random => rng.random_range(0..turns.len()),
+        }
+    }
+}
+
+/// Parses `net`, `net@1`, `net:PATH`, `net:PATH@1`, `heuristic`, `random`;
+/// `shipped` is the game's shipped model.
+pub fn parse_game_player<G: Game>(
+    game: &G,
+    spec: &str,
+    shipped: impl FnOnce() -> Result<GameModel, crate::eval::game_net::GameModelError>,
+) -> Result<GamePlayer, PlayerError> {
+    match spec {
+        "heuristic" => return Ok(GamePlayer::Heuristic),
+        "random" => return Ok(GamePlayer::Random),
+        _ => {}
+    }
+    let Some(rest) = spec.strip_prefix("net") else {
+        return Err(PlayerError::UnknownForGame(spec.into()));
+    };
+    let (rest, ply) = match rest.rsplit_once('@') {
+        Some((r, p)) => match p.parse::<u8>() {
+            Ok(n) if n <= 2 => (r, n),
+            _ => return Err(PlayerError::GamePly(spec.into())),
+        },
+        None => (rest, 0),
+    };
+    let model = match rest {
+        "" => shipped()?,
+        path if path.starts_with(':') && path.len() > 1 => GameModel::load(
+            Path::new(&path[1..]),
+            game.name(),
+            game.inputs(),
+            game.outputs(),
+        )?,
+        _ => return Err(PlayerError::UnknownForGame(spec.into())),
+    };
+    Ok(GamePlayer::Net {
+        net: model.net,
+        ply,
+    })
+}
+
+/// Plays `games` games (rounded up to even) of `a` against `b`: each dice
+/// sequence twice, with the seats swapped. Points per game for `a` in the
+/// game's own scoring. Depends only on the seed, not on the thread count.
+pub fn duel_game<G: Game>(
+    game: &G,
+    a: &GamePlayer,
+    b: &GamePlayer,
+    games: u64,
+    seed: u64,
+) -> DuelResult {
+    let pairs = games.div_ceil(2).max(1);
+    let per_pair: Vec<f64> = (0..pairs)
+        .into_par_iter()
+        .map(|i| {
+            let dice_seed = splitmix(seed ^ splitmix(i));
+            let first = play_one(game, [a, b], dice_seed, splitmix(dice_seed ^ 1));
+            let second = -play_one(game, [b, a], dice_seed, splitmix(dice_seed ^ 2));
+            (first + second) as f64 / 2.0
+        })
+        .collect();
+    let n = per_pair.len() as f64;
+    let mean = per_pair.iter().sum::<f64>() / n;
+    let var = per_pair.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    DuelResult {
+        games: 2 * pairs,
+        ppg: mean,
+        se: (var / n).sqrt(),
+    }
+}
+
+/// One game with `seats[0]` in seat 0; seat 0's net points.
+pub fn play_one<G: Game>(
+    game: &G,
+    seats: [&GamePlayer; 2],
+    dice_seed: u64,
+    choice_seed: u64,
+) -> f32 {
+    let mut dice_rng = SmallRng::seed_from_u64(dice_seed);
+    let mut choice_rng = SmallRng::seed_from_u64(choice_seed);
+    let faces = game.die_faces();
+    let mut dice = || {
+        (
+            dice_rng.random_range(1..=faces),
+            dice_rng.random_range(1..=faces),
+        )
+    };
+    let mut choose = |s: &G::State, turns: &[G::Turn]| {
+        seats[game.seat(s)].choose(game, s, turns, &mut choice_rng)
+    };
+    game.play(&mut dice, &mut choose)
+}

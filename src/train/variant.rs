@@ -1,0 +1,318 @@
+//! Self-play training for the games behind [`Game`]: TD(λ) targets from
+//! whole games played by the current network at 0-ply (games in parallel
+//! with rayon, each from its own seeded dice), then minibatch Adam steps
+//! on the burn twin of the network, round after round. After every round
+//! the model and a checkpoint (optimizer moments included) are written
+//! atomically, so a killed run loses at most the round in flight and
+//! `--resume` carries on.
+
+use crate::eval::game_net::{GameModel, GameNet};
+use crate::framed_file::{FrameKind, frame, unframe};
+use crate::game::{After, Game, MAX_TURNS};
+use crate::players::duel::splitmix;
+use crate::players::variant::{GamePlayer, duel_game};
+use crate::search::variant::{MAX_OUTPUTS, best_turn, outputs};
+use crate::train::learner::{LearnerState, TrainableMlp};
+use burn::module::Module;
+use burn::optim::{AdamConfig, ModuleOptimizer};
+use burn::store::ModuleRecord;
+use burn::tensor::{Bytes, Device};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// How a network is trained.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameTrainConfig {
+    pub hidden: usize,
+    /// Total self-play games.
+    pub games: u64,
+    /// Games per round (one learning pass over their positions).
+    pub round_games: usize,
+    pub lambda: f32,
+    pub lr: f64,
+    pub batch: usize,
+    /// Chance of a random turn in self-play (exploration).
+    pub explore: f32,
+    pub seed: u64,
+}
+
+impl Default for GameTrainConfig {
+    fn default() -> Self {
+        GameTrainConfig {
+            hidden: 64,
+            games: 10_000,
+            round_games: 100,
+            lambda: 0.7,
+            lr: 1e-3,
+            batch: 128,
+            explore: 0.02,
+            seed: 1,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum GameTrainError {
+    #[error(transparent)]
+    Model(#[from] crate::eval::game_net::GameModelError),
+    #[error("checkpoint {path}: {reason}")]
+    Checkpoint { path: PathBuf, reason: String },
+}
+
+const CHECKPOINT: FrameKind = FrameKind {
+    name: "kotra-ai game checkpoint",
+    magic: b"KOTRAGCK",
+    version: 1,
+};
+
+#[derive(Serialize, Deserialize)]
+struct Checkpoint {
+    config: GameTrainConfig,
+    model: GameModel,
+    learner: LearnerState,
+}
+
+/// The checkpoint beside a model file.
+pub fn checkpoint_path(model: &Path) -> PathBuf {
+    let mut p = model.as_os_str().to_owned();
+    p.push(".ckpt");
+    PathBuf::from(p)
+}
+
+/// One position's inputs and TD(λ) target.
+struct Sample {
+    input: Vec<f32>,
+    target: Vec<f32>,
+}
+
+/// Plays one self-play game and returns its positions with λ-return
+/// targets, each from the view of the side to move there.
+fn self_play<G: Game>(
+    game: &G,
+    net: &GameNet,
+    lambda: f32,
+    explore: f32,
+    seed: u64,
+) -> Vec<Sample> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let faces = game.die_faces();
+    let roll = |rng: &mut SmallRng| (rng.random_range(1..=faces), rng.random_range(1..=faces));
+    let mut state = game.start(&mut || roll(&mut rng));
+    let (n_in, n_out) = (game.inputs(), game.outputs());
+    let mut inputs: Vec<Vec<f32>> = Vec::new();
+    let mut predictions: Vec<[f32; MAX_OUTPUTS]> = Vec::new();
+    let mut last = vec![0f32; n_out];
+    for _ in 0..MAX_TURNS {
+        let mut x = vec![0f32; n_in];
+        game.encode(&state, &mut x);
+        inputs.push(x);
+        predictions.push(outputs(game, net, &state));
+        let turns = game.turns(&state, roll(&mut rng));
+        let i = if rng.random::<f32>() < explore {
+            rng.random_range(0..turns.len())
+        } else {
+            best_turn(game, net, &state, &turns, 0)
+        };
+        match game.after(&state, &turns[i]) {
+            After::Next(next) => state = next,
+            After::Ended(end) => {
+                game.target(&end, &mut last);
+                return targets(game, inputs, &predictions, last, lambda);
+            }
+        }
+    }
+    game.draw_target(&mut last);
+    targets(game, inputs, &predictions, last, lambda)
+}
+
+/// λ-returns backwards from the final target: each position's target is
+/// the next position's blend of prediction and target, seen from the other
+/// side.
+fn targets<G: Game>(
+    game: &G,
+    inputs: Vec<Vec<f32>>,
+    predictions: &[[f32; MAX_OUTPUTS]],
+    last: Vec<f32>,
+    lambda: f32,
+) -> Vec<Sample> {
+    let n = inputs.len();
+    let n_out = game.outputs();
+    let mut out: Vec<Sample> = Vec::with_capacity(n);
+    let mut target = last;
+    for (t, input) in inputs.into_iter().enumerate().rev() {
+        if t + 1 < n {
+            let next = &predictions[t + 1][..n_out];
+            for (v, &p) in target.iter_mut().zip(next) {
+                *v = (1.0 - lambda) * p + lambda * *v;
+            }
+            game.flip(&mut target);
+        }
+        out.push(Sample {
+            input,
+            target: target.clone(),
+        });
+    }
+    out
+}
+
+/// A training run's state between rounds.
+pub struct GameTrainer<'g, G: Game> {
+    game: &'g G,
+    pub config: GameTrainConfig,
+    pub model: GameModel,
+    net: Option<TrainableMlp>,
+    optim: ModuleOptimizer,
+    device: Device,
+}
+
+impl<'g, G: Game> GameTrainer<'g, G> {
+    /// A fresh run from random weights.
+    pub fn new(game: &'g G, config: GameTrainConfig) -> Self {
+        let net = GameNet::random(game.inputs(), config.hidden, game.outputs(), config.seed);
+        let device = Device::flex().autodiff();
+        GameTrainer {
+            game,
+            model: GameModel {
+                game: game.name().into(),
+                description: String::new(),
+                games_trained: 0,
+                net: net.clone(),
+            },
+            net: Some(TrainableMlp::from_net(&net, &device)),
+            optim: AdamConfig::new().init(),
+            config,
+            device,
+        }
+    }
+
+    /// The run a checkpoint left; `games` replaces the configured total.
+    pub fn resume(game: &'g G, path: &Path, games: Option<u64>) -> Result<Self, GameTrainError> {
+        let bad = |reason: String| GameTrainError::Checkpoint {
+            path: path.to_owned(),
+            reason,
+        };
+        let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+        let payload = unframe(&CHECKPOINT, &bytes).map_err(|e| bad(e.to_string()))?;
+        let (ck, _): (Checkpoint, usize) =
+            bincode::serde::decode_from_slice(payload, bincode::config::standard())
+                .map_err(|e| bad(format!("cannot be decoded: {e}")))?;
+        let model = GameModel::from_bytes(
+            &ck.model.to_bytes(),
+            game.name(),
+            game.inputs(),
+            game.outputs(),
+        )?;
+        let device = Device::flex().autodiff();
+        let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(ck.learner.module.clone()))
+            .map_err(|e| bad(format!("network state: {e:?}")))?;
+        let net = TrainableMlp::from_net(&model.net, &device).load_record(record);
+        let optim = AdamConfig::new()
+            .init()
+            .from_bytes(Bytes::from_bytes_vec(ck.learner.optimizer.clone()))
+            .map_err(|e| bad(format!("optimizer state: {e:?}")))?;
+        let mut config = ck.config;
+        if let Some(g) = games {
+            config.games = g;
+        }
+        Ok(GameTrainer {
+            game,
+            config,
+            model,
+            net: Some(net),
+            optim,
+            device,
+        })
+    }
+
+    pub fn done(&self) -> bool {
+        self.model.games_trained >= self.config.games
+    }
+
+    /// Plays one round of self-play and learns from it; returns the mean
+    /// loss.
+    pub fn round(&mut self) -> f32 {
+        let cfg = &self.config;
+        let n = (cfg.round_games as u64).min(cfg.games - self.model.games_trained) as usize;
+        let first = self.model.games_trained;
+        let net = &self.model.net;
+        let game = self.game;
+        let mut samples: Vec<Sample> = (0..n as u64)
+            .into_par_iter()
+            .flat_map_iter(|g| {
+                self_play(
+                    game,
+                    net,
+                    cfg.lambda,
+                    cfg.explore,
+                    splitmix(cfg.seed ^ splitmix(first + g)),
+                )
+            })
+            .collect();
+        let mut rng = SmallRng::seed_from_u64(splitmix(cfg.seed ^ first ^ 0x5eed));
+        samples.shuffle(&mut rng);
+        let mut twin = self.net.take().expect("the twin is always there");
+        let (mut loss_sum, mut batches) = (0f32, 0);
+        for chunk in samples.chunks(cfg.batch) {
+            let x: Vec<f32> = chunk.iter().flat_map(|s| s.input.iter().copied()).collect();
+            let t: Vec<f32> = chunk
+                .iter()
+                .flat_map(|s| s.target.iter().copied())
+                .collect();
+            let (next, loss) =
+                twin.adam_step(&mut self.optim, x, t, chunk.len(), cfg.lr, &self.device);
+            twin = next;
+            loss_sum += loss;
+            batches += 1;
+        }
+        self.model.net = twin.to_net();
+        self.net = Some(twin);
+        self.model.games_trained += n as u64;
+        loss_sum / batches.max(1) as f32
+    }
+
+    /// Writes the model and the checkpoint beside it, each atomically.
+    pub fn save(&self, path: &Path) -> Result<(), GameTrainError> {
+        self.model.save(path)?;
+        let twin = self.net.as_ref().expect("the twin is always there");
+        let learner = LearnerState {
+            module: twin
+                .clone()
+                .into_record()
+                .into_bytes()
+                .expect("a record serialises")
+                .to_vec(),
+            optimizer: self
+                .optim
+                .into_bytes()
+                .expect("optimizer state serialises")
+                .to_vec(),
+        };
+        let ck = Checkpoint {
+            config: self.config.clone(),
+            model: self.model.clone(),
+            learner,
+        };
+        let payload = bincode::serde::encode_to_vec(&ck, bincode::config::standard())
+            .expect("a checkpoint serialises");
+        let ck_path = checkpoint_path(path);
+        crate::atomic_file::write(&ck_path, &frame(&CHECKPOINT, &payload)).map_err(|e| {
+            GameTrainError::Checkpoint {
+                path: ck_path,
+                reason: e.to_string(),
+            }
+        })
+    }
+
+    /// The current network against the heuristic (mirrored dice).
+    pub fn versus_heuristic(&self, games: u64, seed: u64) -> crate::players::DuelResult {
+        let me = GamePlayer::Net {
+            net: self.model.net.clone(),
+            ply: 0,
+        };
+        duel_game(self.game, &me, &GamePlayer::Heuristic, games, seed)
+    }
+}
