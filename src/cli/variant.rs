@@ -136,6 +136,17 @@ pub fn run<G: CliGame>(game: &G, command: Command) -> anyhow::Result<()> {
             }
             Ok(())
         }
+        Command::Model { path } => {
+            let m = model_arg(game, path.as_deref())?;
+            println!("game: {}", m.game);
+            println!("description: {}", m.description);
+            println!("self-play games: {}", m.games_trained);
+            println!(
+                "network: {} inputs, {} hidden, {} outputs",
+                m.net.inputs, m.net.hidden, m.net.outputs
+            );
+            Ok(())
+        }
         _ => bail!("this command is for backgammon only (drop --game)"),
     }
 }
@@ -176,7 +187,7 @@ fn moves<G: CliGame>(
 fn chances_text(chances: &[(String, f32)]) -> String {
     let parts: Vec<String> = chances
         .iter()
-        .filter(|(_, p)| *p >= 0.0005)
+        .filter(|(_, p)| *p >= 0.005)
         .map(|(k, p)| format!("{k} {:.1}%", 100.0 * p))
         .collect();
     parts.join(", ")

@@ -316,3 +316,46 @@ impl<'g, G: Game> GameTrainer<'g, G> {
         duel_game(self.game, &me, &GamePlayer::Heuristic, games, seed)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::icehouse::game::IcehouseKotra;
+
+    #[test]
+    fn lambda_returns_alternate_sides() {
+        let game = IcehouseKotra;
+        let mut predictions = [[0f32; MAX_OUTPUTS]; 3];
+        predictions[1][0] = 0.6;
+        predictions[2][0] = 0.3;
+        let inputs = vec![vec![0.0], vec![1.0], vec![2.0]];
+        let out = targets(&game, inputs, &predictions, vec![1.0], 0.5);
+        // Backwards: the last mover won; each earlier position belongs to the other side.
+        let by_input: Vec<(f32, f32)> = out.iter().map(|s| (s.input[0], s.target[0])).collect();
+        assert_eq!(by_input[0], (2.0, 1.0));
+        assert!((by_input[1].1 - 0.35).abs() < 1e-6, "{by_input:?}");
+        assert!((by_input[2].1 - 0.525).abs() < 1e-6, "{by_input:?}");
+    }
+
+    #[test]
+    fn a_round_learns_and_a_checkpoint_resumes_it() {
+        let game = IcehouseKotra;
+        let config = GameTrainConfig {
+            hidden: 8,
+            games: 8,
+            round_games: 4,
+            ..GameTrainConfig::default()
+        };
+        let mut t = GameTrainer::new(&game, config);
+        let before = t.model.net.clone();
+        assert!(t.round().is_finite());
+        assert_ne!(t.model.net, before);
+        let dir = std::env::temp_dir().join(format!("kotra-gt-{}", std::process::id()));
+        let path = dir.join("m.net");
+        t.save(&path).unwrap();
+        let resumed = GameTrainer::resume(&game, &checkpoint_path(&path), None).unwrap();
+        assert_eq!(resumed.model, t.model);
+        assert!(!resumed.done());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
