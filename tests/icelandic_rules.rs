@@ -2,7 +2,7 @@
 //! each as written there (positions in the file's own notation).
 
 use kotra::icelandic::notation::stones_text;
-use kotra::icelandic::play::{bonus_throws, opening_roll, play_from};
+use kotra::icelandic::play::{bonus_throws, next_game_starter, opening_roll, play_from};
 use kotra::icelandic::turns::From;
 use kotra::icelandic::{
     Options, Position, Turn, TurnRules, WinKind, legal_turns, parse_position, position_text,
@@ -533,4 +533,33 @@ fn random_games_conserve_stones() {
         }
     }
     assert!(ended >= 190, "{ended} of 200 random games finished");
+}
+
+#[test]
+fn several_games_in_a_row_the_plain_winner_starts() {
+    let options = Options::default();
+    // Black wins by jan (T23's position): Black starts the next game.
+    let text = "W: bar a9 e h s3 U F5; B: b2 c2 d2 f m8 U F5; B";
+    let mut rolls = vec![(2u8, 1u8)].into_iter();
+    let mut pick = |_: &Position, list: &[Turn]| list.iter().position(|t| t.win.is_some()).unwrap();
+    let record = play_from(
+        &options,
+        pos(text),
+        true,
+        &mut || rolls.next().unwrap(),
+        &mut pick,
+    );
+    assert_eq!(record.win.map(|w| w.kind), Some(WinKind::Jan));
+    assert_eq!(next_game_starter(&record), Some(false));
+    // A special win (Meistari, T34) leaves it to the opening roll.
+    let mut rolls = vec![(1u8, 2u8)].into_iter();
+    let record = play_from(
+        &options,
+        pos("W: w x14 U F5; B: m15 U F5; W"),
+        true,
+        &mut || rolls.next().unwrap(),
+        &mut pick,
+    );
+    assert_eq!(record.win.map(|w| w.kind), Some(WinKind::Meistari));
+    assert_eq!(next_game_starter(&record), None);
 }

@@ -52,6 +52,17 @@ impl GameRecord {
     }
 }
 
+/// §8.3, several games in a row: after a win by Úttekt, Jan or Stór jan
+/// its winner starts the next game without an opening roll (`Some(true)`
+/// for White); after any other result, a draw included, the opening roll
+/// decides (`None`).
+pub fn next_game_starter(previous: &GameRecord) -> Option<bool> {
+    match previous.win {
+        Some(w) if w.kind == WinKind::Uttekt || w.kind.is_jan() => Some(previous.winner_white),
+        _ => None,
+    }
+}
+
 /// The opening roll: one die each, ties rolled again; the higher die
 /// starts (the dice are not played). Returns whether White starts.
 pub fn opening_roll(mut die: impl FnMut() -> u8) -> bool {
