@@ -1,11 +1,15 @@
 //! kotra-ai: an engine that plays and analyses Kotra (backgammon) and its
-//! two Icelandic relatives.
+//! two other games called Kotra (traditional Icelandic Kotra and Icehouse
+//! Kotra).
 //!
 //! Layers, each depending only on those above it:
 //! - [`backgammon`]: the rules (positions, dice, legal moves, cube, match state);
 //! - [`notation`]: gnubg Position/Match IDs, XGID, move text, FIBS, ASCII board;
-//! - [`eval`]: evaluators (PubEval for now);
-//! - [`game`]: the trait the three games share for search and training;
+//! - [`eval`]: networks, encodings, bear-off databases, PubEval;
+//! - [`icelandic`], [`icehouse`]: the rules and notations of the two other
+//!   games called Kotra;
+//! - [`game`]: the trait they implement, so that [`search::variant`],
+//!   [`train::variant`] and the duels run on them;
 //! - [`bench`]: speed measurements behind `kotra-ai bench` and benches/;
 //! - [`cli`]: the `kotra-ai` command line, a thin shell over the library.
 
