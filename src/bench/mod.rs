@@ -3,3 +3,4 @@
 pub mod analysis;
 pub mod eval;
 pub mod movegen;
+pub mod turns;

@@ -147,6 +147,24 @@ pub fn run<G: CliGame>(game: &G, command: Command) -> anyhow::Result<()> {
             );
             Ok(())
         }
+        Command::Bench {
+            what: super::BenchCommand::Movegen { positions: None, seconds },
+        } => {
+            use crate::bench::turns::{measure, sample_positions};
+            let set = sample_positions(game, 100, 2026);
+            let r = measure(game, &set, seconds);
+            println!(
+                "legal turns of {}: {} positions from 100 heuristic games (seed 2026) x {} distinct rolls, 1 thread",
+                game.name(),
+                r.positions,
+                game.rolls().len()
+            );
+            println!(
+                "{:.0} ns per (position, roll), {:.1} ns per turn, {} turns per pass",
+                r.ns_per_pair, r.ns_per_turn, r.turns
+            );
+            Ok(())
+        }
         _ => bail!("this command is for backgammon only (drop --game)"),
     }
 }
