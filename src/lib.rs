@@ -19,6 +19,7 @@ pub mod bench;
 pub mod cli;
 pub mod cube;
 pub mod eval;
+pub mod fast_hash;
 pub mod framed_file;
 pub mod game;
 pub mod icehouse;

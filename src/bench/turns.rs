@@ -44,7 +44,12 @@ pub fn measure<G: Game>(game: &G, positions: &[G::State], seconds: f64) -> TurnS
     let pass = || -> u64 {
         positions
             .iter()
-            .map(|p| rolls.iter().map(|&(r, _)| game.turns(p, r).len() as u64).sum::<u64>())
+            .map(|p| {
+                rolls
+                    .iter()
+                    .map(|&(r, _)| game.turns(p, r).len() as u64)
+                    .sum::<u64>()
+            })
             .sum()
     };
     let turns = pass();

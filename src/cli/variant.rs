@@ -148,7 +148,11 @@ pub fn run<G: CliGame>(game: &G, command: Command) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Bench {
-            what: super::BenchCommand::Movegen { positions: None, seconds },
+            what:
+                super::BenchCommand::Movegen {
+                    positions: None,
+                    seconds,
+                },
         } => {
             use crate::bench::turns::{measure, sample_positions};
             let set = sample_positions(game, 100, 2026);

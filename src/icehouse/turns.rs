@@ -4,7 +4,7 @@
 
 use super::board::{Cell, SIZES, Seat, final_row, size_letter, square_name};
 use super::position::Position;
-use std::collections::HashSet;
+use crate::fast_hash::FastSet;
 
 /// One play with one die.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -51,11 +51,39 @@ impl Play {
     }
 }
 
+/// The plays of one turn with their dice (at most two), without
+/// allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Plays {
+    items: [(u8, Play); 2],
+    len: u8,
+}
+
+impl Default for Play {
+    fn default() -> Self {
+        Play::Enter { size: 0, to: 0 }
+    }
+}
+
+impl Plays {
+    fn push(&mut self, die: u8, play: Play) {
+        self.items[self.len as usize] = (die, play);
+        self.len += 1;
+    }
+}
+
+impl std::ops::Deref for Plays {
+    type Target = [(u8, Play)];
+    fn deref(&self) -> &[(u8, Play)] {
+        &self.items[..self.len as usize]
+    }
+}
+
 /// One legal turn: the plays with their dice and the position after it
 /// (the mover still to move; see [`Position::passed`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
-    pub plays: Vec<(u8, Play)>,
+    pub plays: Plays,
     pub position: Position,
 }
 
@@ -80,7 +108,7 @@ impl Turn {
 
 struct Sequence {
     position: Position,
-    plays: Vec<(u8, Play)>,
+    plays: Plays,
     entered: bool,
 }
 
@@ -94,7 +122,7 @@ pub fn legal_turns(pos: &Position, d1: u8, d2: u8) -> Vec<Turn> {
         &[[d1, d2], [d2, d1]]
     };
     for order in orders {
-        dfs(pos, order, Vec::new(), false, &mut seqs);
+        dfs(pos, order, Plays::default(), false, &mut seqs);
     }
     if !pos.stash_empty(pos.to_move) {
         seqs.retain(|s| s.entered);
@@ -106,7 +134,7 @@ pub fn legal_turns(pos: &Position, d1: u8, d2: u8) -> Vec<Turn> {
         .map(|s| s.plays.len())
         .max()
         .unwrap_or(0);
-    let mut seen = HashSet::new();
+    let mut seen = FastSet::default();
     let mut turns = Vec::new();
     for s in seqs {
         if (ended(&s) || s.plays.len() == most) && seen.insert(s.position) {
@@ -118,20 +146,14 @@ pub fn legal_turns(pos: &Position, d1: u8, d2: u8) -> Vec<Turn> {
     }
     if turns.is_empty() {
         turns.push(Turn {
-            plays: Vec::new(),
+            plays: Plays::default(),
             position: *pos,
         });
     }
     turns
 }
 
-fn dfs(
-    pos: &Position,
-    dice: &[u8],
-    plays: Vec<(u8, Play)>,
-    entered: bool,
-    out: &mut Vec<Sequence>,
-) {
+fn dfs(pos: &Position, dice: &[u8], plays: Plays, entered: bool, out: &mut Vec<Sequence>) {
     let Some((&die, rest)) = dice.split_first() else {
         out.push(Sequence {
             position: *pos,
@@ -140,8 +162,9 @@ fn dfs(
         });
         return;
     };
-    let options = plays_for(pos, die);
-    if options.is_empty() {
+    let mut buf = [Play::default(); MAX_PLAYS];
+    let n = fill_plays(pos, die, &mut buf);
+    if n == 0 {
         out.push(Sequence {
             position: *pos,
             plays,
@@ -149,11 +172,11 @@ fn dfs(
         });
         return;
     }
-    for play in options {
+    for &play in &buf[..n] {
         let mut next = *pos;
         apply(&mut next, play);
-        let mut plays = plays.clone();
-        plays.push((die, play));
+        let mut plays = plays;
+        plays.push(die, play);
         let entered = entered || matches!(play, Play::Enter { .. });
         if next.ended_by.is_some() {
             out.push(Sequence {
@@ -167,22 +190,37 @@ fn dfs(
     }
 }
 
+/// Room for every play of one die: 24 entries and, for each square, three
+/// moves and a score.
+const MAX_PLAYS: usize = 24 + 4 * 64;
+
 /// Every play one die allows (§8 `plays`).
 pub fn plays_for(pos: &Position, die: u8) -> Vec<Play> {
+    let mut buf = [Play::default(); MAX_PLAYS];
+    let n = fill_plays(pos, die, &mut buf);
+    buf[..n].to_vec()
+}
+
+/// [`plays_for`] into a buffer; returns how many.
+fn fill_plays(pos: &Position, die: u8, buf: &mut [Play; MAX_PLAYS]) -> usize {
     let seat = pos.to_move;
     let sizes: &[u8] = if die == 4 {
         &SIZES
     } else {
         &SIZES[die as usize - 1..die as usize]
     };
-    let mut out = Vec::new();
+    let mut n = 0;
+    let mut out = |play: Play| {
+        buf[n] = play;
+        n += 1;
+    };
     let stash = pos.stash[seat.index()];
     for &size in sizes {
         if stash[size as usize - 1] > 0 {
             for lateral in 0..8 {
                 let sq = seat.square(1, lateral);
                 if pos.cells[sq].is_empty() {
-                    out.push(Play::Enter { size, to: sq as u8 });
+                    out(Play::Enter { size, to: sq as u8 });
                 }
             }
         }
@@ -194,7 +232,7 @@ pub fn plays_for(pos: &Position, die: u8) -> Vec<Play> {
         let size = cell.size();
         let row = seat.row(sq);
         if row == final_row(size) && stash[size as usize - 1] == 0 {
-            out.push(Play::Score {
+            out(Play::Score {
                 size,
                 from: sq as u8,
             });
@@ -214,7 +252,7 @@ pub fn plays_for(pos: &Position, die: u8) -> Vec<Play> {
             if target.seat() == Some(seat) {
                 continue;
             }
-            out.push(Play::Move {
+            out(Play::Move {
                 size,
                 from: sq as u8,
                 to: to as u8,
@@ -222,7 +260,7 @@ pub fn plays_for(pos: &Position, die: u8) -> Vec<Play> {
             });
         }
     }
-    out
+    n
 }
 
 /// Makes one play; a score that ends the game records the seat.

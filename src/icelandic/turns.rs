@@ -8,7 +8,7 @@
 
 use super::outcome::{Win, WinKind, bonus_pattern, completed_after_step, decide, jan_against};
 use super::position::{POINTS, Position, letter_of, other_track};
-use std::collections::HashSet;
+use crate::fast_hash::FastSet;
 
 /// Where a step starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,6 +50,47 @@ impl Step {
     }
 }
 
+/// The steps of one turn (at most four), without allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Steps {
+    items: [Step; 4],
+    len: u8,
+}
+
+impl Steps {
+    const NONE: Step = Step {
+        from: From::Bar,
+        to: To::Off,
+        die: 0,
+        hits: 0,
+    };
+
+    pub const fn new() -> Steps {
+        Steps {
+            items: [Self::NONE; 4],
+            len: 0,
+        }
+    }
+
+    fn push(&mut self, step: Step) {
+        self.items[self.len as usize] = step;
+        self.len += 1;
+    }
+}
+
+impl Default for Steps {
+    fn default() -> Self {
+        Steps::new()
+    }
+}
+
+impl std::ops::Deref for Steps {
+    type Target = [Step];
+    fn deref(&self) -> &[Step] {
+        &self.items[..self.len as usize]
+    }
+}
+
 /// Rules that change how turns are generated.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TurnRules {
@@ -64,7 +105,7 @@ pub struct TurnRules {
 /// mover's view, his first turn over) and the win it ends the game with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Turn {
-    pub steps: Vec<Step>,
+    pub steps: Steps,
     pub position: Position,
     pub win: Option<Win>,
 }
@@ -83,7 +124,7 @@ impl Turn {
 /// A step sequence before the duties are applied.
 struct Sequence {
     position: Position,
-    steps: Vec<Step>,
+    steps: Steps,
     hit: bool,
     completed: Option<WinKind>,
 }
@@ -105,10 +146,10 @@ pub fn legal_turns(pos: &Position, d1: u8, d2: u8, rules: TurnRules) -> Vec<Turn
             Lock::None
         };
         if d1 == d2 {
-            search.dfs(pos, &[d1; 4], Vec::new(), false, lock);
+            search.dfs(pos, &[d1; 4], Steps::new(), false, lock);
         } else {
-            search.dfs(pos, &[d1, d2], Vec::new(), false, lock);
-            search.dfs(pos, &[d2, d1], Vec::new(), false, lock);
+            search.dfs(pos, &[d1, d2], Steps::new(), false, lock);
+            search.dfs(pos, &[d2, d1], Steps::new(), false, lock);
         }
     }
     let most = seqs.iter().map(|s| s.steps.len()).max().unwrap_or(0);
@@ -122,7 +163,7 @@ pub fn legal_turns(pos: &Position, d1: u8, d2: u8, rules: TurnRules) -> Vec<Turn
         s.completed.is_some()
             || (s.steps.len() == most && (!higher_alone || s.steps[0].die == higher))
     };
-    let mut seen = HashSet::new();
+    let mut seen = FastSet::default();
     let mut turns = Vec::new();
     for s in seqs.into_iter().filter(keep) {
         let turn = finish(s);
@@ -133,7 +174,7 @@ pub fn legal_turns(pos: &Position, d1: u8, d2: u8, rules: TurnRules) -> Vec<Turn
     if turns.is_empty() {
         turns.push(finish(Sequence {
             position: *pos,
-            steps: Vec::new(),
+            steps: Steps::new(),
             hit: false,
             completed: None,
         }));
@@ -169,7 +210,7 @@ fn opening_six_six(pos: &Position) -> Option<Sequence> {
         return None;
     }
     let mut p = *pos;
-    let mut steps = Vec::with_capacity(4);
+    let mut steps = Steps::new();
     for _ in 0..4 {
         let hits = apply(&mut p, From::Track(1), To::Track(7));
         steps.push(Step {
@@ -203,20 +244,21 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn dfs(&mut self, pos: &Position, dice: &[u8], steps: Vec<Step>, hit: bool, lock: Lock) {
+    fn dfs(&mut self, pos: &Position, dice: &[u8], steps: Steps, hit: bool, lock: Lock) {
         let Some((&die, rest)) = dice.split_first() else {
             self.record(pos, steps, hit, None);
             return;
         };
-        let moves = step_targets(pos, die, lock, !self.rules.bonus_throws);
-        if moves.is_empty() {
+        let mut targets = [(From::Bar, To::Off); POINTS + 1];
+        let n = step_targets(pos, die, lock, !self.rules.bonus_throws, &mut targets);
+        if n == 0 {
             self.record(pos, steps, hit, None);
             return;
         }
-        for (from, to) in moves {
+        for &(from, to) in &targets[..n] {
             let mut next = *pos;
             let hits = apply(&mut next, from, to);
-            let mut steps = steps.clone();
+            let mut steps = steps;
             steps.push(Step {
                 from,
                 to,
@@ -243,7 +285,7 @@ impl Search<'_> {
         }
     }
 
-    fn record(&mut self, pos: &Position, steps: Vec<Step>, hit: bool, completed: Option<WinKind>) {
+    fn record(&mut self, pos: &Position, steps: Steps, hit: bool, completed: Option<WinKind>) {
         self.out.push(Sequence {
             position: *pos,
             steps,
@@ -253,16 +295,27 @@ impl Search<'_> {
     }
 }
 
-/// Every legal single step with `die`.
-fn step_targets(pos: &Position, die: u8, lock: Lock, bear_off: bool) -> Vec<(From, To)> {
+/// Every legal single step with `die`, written into `out`; returns how
+/// many.
+fn step_targets(
+    pos: &Position,
+    die: u8,
+    lock: Lock,
+    bear_off: bool,
+    out: &mut [(From, To); POINTS + 1],
+) -> usize {
     let me = &pos.mover;
     let d = die as usize;
-    let mut out = Vec::new();
+    let mut n = 0;
+    let mut push = |step: (From, To)| {
+        out[n] = step;
+        n += 1;
+    };
     if me.bar > 0 {
         if me.at(d) == 0 && pos.other_at(d) <= 1 {
-            out.push((From::Bar, To::Track(d as u8)));
+            push((From::Bar, To::Track(d as u8)));
         }
-        return out;
+        return n;
     }
     for t in 1..=POINTS {
         if me.at(t) == 0 {
@@ -276,16 +329,16 @@ fn step_targets(pos: &Position, die: u8, lock: Lock, bear_off: bool) -> Vec<(Fro
         let dest = t + d;
         if dest <= POINTS {
             if may_land(pos, t, dest) {
-                out.push((From::Track(t as u8), To::Track(dest as u8)));
+                push((From::Track(t as u8), To::Track(dest as u8)));
             }
         } else if bear_off && me.all_home() {
             let rearmost = (1..=POINTS).find(|&u| me.at(u) > 0).unwrap_or(t);
             if dest == POINTS + 1 || t == rearmost {
-                out.push((From::Track(t as u8), To::Off));
+                push((From::Track(t as u8), To::Off));
             }
         }
     }
-    out
+    n
 }
 
 /// §4.2 for a step from track `t` to track `dest` on the board.
