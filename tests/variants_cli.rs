@@ -145,6 +145,20 @@ fn four_player_search_reports_a_win_share() {
         "13",
     ]);
     assert_eq!(s.matches("<- max-n choice").count(), 1, "{s}");
+    let v = json(&[
+        "--game",
+        "icehouse-kotra",
+        "--players",
+        "4",
+        "moves",
+        "start4",
+        "--dice",
+        "13",
+        "--json",
+    ]);
+    // A pawn and a queen on two different squares of South's first row.
+    assert_eq!(v["moves"].as_array().unwrap().len(), 56);
+    assert!(v["maxn_choice"].as_u64().unwrap() < 56);
 }
 
 #[test]

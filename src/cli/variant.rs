@@ -365,18 +365,45 @@ pub fn run_four(command: Command) -> anyhow::Result<()> {
             );
             Ok(())
         }
-        Command::Moves { position, dice, .. } | Command::Analyze { position, dice, .. } => {
+        Command::Moves {
+            position,
+            dice,
+            json,
+        }
+        | Command::Analyze {
+            position,
+            dice,
+            json,
+            ..
+        } => {
             let p = parse(&position)?;
             let (d1, d2) = dice_arg(&game, dice.as_deref())?;
             let turns = crate::icehouse::legal_turns(&p, d1, d2);
             let pick = maxn_choice(&p, &turns);
+            let me = p.to_move.index();
+            if json {
+                let moves: Vec<_> = turns
+                    .iter()
+                    .map(|t| {
+                        serde_json::json!({
+                            "move": t.text(),
+                            "position": crate::icehouse::position_text(&t.position),
+                            "share": shares(&t.position)[me],
+                        })
+                    })
+                    .collect();
+                println!(
+                    "{}",
+                    serde_json::json!({"moves": moves, "maxn_choice": pick})
+                );
+                return Ok(());
+            }
             for (i, t) in turns.iter().enumerate() {
-                let s = shares(&t.position);
                 println!(
                     "{:>3}. {:<44} share {:.3}{}",
                     i + 1,
                     t.text(),
-                    s[p.to_move.index()],
+                    shares(&t.position)[me],
                     if i == pick { "  <- max-n choice" } else { "" }
                 );
             }
