@@ -46,22 +46,9 @@ impl Mlp {
     /// Small random weights (uniform in ±1/√inputs for the first layer,
     /// ±1/√hidden for the second) from a seeded generator.
     pub fn random(inputs: usize, hidden: usize, seed: u64) -> Mlp {
-        use rand::{RngExt, SeedableRng, rngs::SmallRng};
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let a1 = 1.0 / (inputs as f32).sqrt();
-        let a2 = 1.0 / (hidden as f32).sqrt();
-        Mlp {
-            inputs,
-            hidden,
-            w1: (0..inputs * hidden)
-                .map(|_| rng.random_range(-a1..a1))
-                .collect(),
-            b1: vec![0.0; hidden],
-            w2: (0..OUTPUTS * hidden)
-                .map(|_| rng.random_range(-a2..a2))
-                .collect(),
-            b2: [0.0; OUTPUTS],
-        }
+        Mlp::from(super::game_net::GameNet::random(
+            inputs, hidden, OUTPUTS, seed,
+        ))
     }
 
     /// Checks sizes and values before the network is trusted.

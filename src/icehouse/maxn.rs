@@ -139,8 +139,5 @@ pub fn seat_share(a: FourPlayer, b: FourPlayer, games: u64, seed: u64) -> (f64, 
             last.outcome().map_or(0.25, |o| o.share(a_seat) as f64)
         })
         .collect();
-    let n = results.len() as f64;
-    let mean = results.iter().sum::<f64>() / n;
-    let var = results.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (mean, (var / n).sqrt())
+    crate::players::duel::mean_and_se(&results)
 }

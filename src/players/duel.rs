@@ -30,14 +30,27 @@ pub fn duel(a: &dyn Player, b: &dyn Player, games: u64, seed: u64) -> DuelResult
             (first + second) as f64 / 2.0
         })
         .collect();
-    let n = per_pair.len() as f64;
-    let mean = per_pair.iter().sum::<f64>() / n;
-    let var = per_pair.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    DuelResult {
-        games: 2 * pairs,
-        ppg: mean,
-        se: (var / n).sqrt(),
+    DuelResult::from_pairs(&per_pair)
+}
+
+impl DuelResult {
+    /// The result of mirrored pairs, each pair's mean points for A.
+    pub fn from_pairs(per_pair: &[f64]) -> DuelResult {
+        let (ppg, se) = mean_and_se(per_pair);
+        DuelResult {
+            games: 2 * per_pair.len() as u64,
+            ppg,
+            se,
+        }
     }
+}
+
+/// The mean of independent samples and its standard error.
+pub fn mean_and_se(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let var = values.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, (var / n).sqrt())
 }
 
 /// One game from the starting position; points won by `first` (who makes

@@ -93,14 +93,7 @@ pub fn duel_game<G: Game>(
             (first + second) as f64 / 2.0
         })
         .collect();
-    let n = per_pair.len() as f64;
-    let mean = per_pair.iter().sum::<f64>() / n;
-    let var = per_pair.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    DuelResult {
-        games: 2 * pairs,
-        ppg: mean,
-        se: (var / n).sqrt(),
-    }
+    DuelResult::from_pairs(&per_pair)
 }
 
 /// One game with `seats[0]` in seat 0; seat 0's net points.

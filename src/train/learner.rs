@@ -85,6 +85,34 @@ impl TrainableMlp {
         }
     }
 
+    /// The twin's weights and `optim`'s moments as checkpoint bytes.
+    pub fn state(&self, optim: &ModuleOptimizer) -> LearnerState {
+        LearnerState {
+            module: self
+                .clone()
+                .into_record()
+                .into_bytes()
+                .expect("a record serialises")
+                .to_vec(),
+            optimizer: optim
+                .into_bytes()
+                .expect("optimizer state serialises")
+                .to_vec(),
+        }
+    }
+
+    /// This twin with a checkpoint's weights loaded, and the checkpoint's
+    /// optimizer.
+    pub fn restored(self, state: &LearnerState) -> Result<(TrainableMlp, ModuleOptimizer), String> {
+        let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(state.module.clone()))
+            .map_err(|e| format!("network state: {e:?}"))?;
+        let optim = AdamConfig::new()
+            .init()
+            .from_bytes(Bytes::from_bytes_vec(state.optimizer.clone()))
+            .map_err(|e| format!("optimizer state: {e:?}"))?;
+        Ok((self.load_record(record), optim))
+    }
+
     /// One Adam step on the mean squared error of `rows` examples (inputs
     /// `x`, targets `t`, both row-major); returns the loss before the step.
     pub fn adam_step(
@@ -147,31 +175,12 @@ impl NetLearner {
         state: &LearnerState,
     ) -> Result<NetLearner, String> {
         let mut learner = NetLearner::new(kind, weights);
-        let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(state.module.clone()))
-            .map_err(|e| format!("network state: {e:?}"))?;
-        learner.net = learner.net.load_record(record);
-        learner.optim = AdamConfig::new()
-            .init()
-            .from_bytes(Bytes::from_bytes_vec(state.optimizer.clone()))
-            .map_err(|e| format!("optimizer state: {e:?}"))?;
+        (learner.net, learner.optim) = learner.net.restored(state)?;
         Ok(learner)
     }
 
     pub fn state(&self) -> LearnerState {
-        LearnerState {
-            module: self
-                .net
-                .clone()
-                .into_record()
-                .into_bytes()
-                .expect("a record serialises")
-                .to_vec(),
-            optimizer: self
-                .optim
-                .into_bytes()
-                .expect("optimizer state serialises")
-                .to_vec(),
-        }
+        self.net.state(&self.optim)
     }
 
     /// The trained weights, with the rows of dropped inputs zeroed.

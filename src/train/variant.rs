@@ -13,10 +13,8 @@ use crate::players::duel::splitmix;
 use crate::players::variant::{GamePlayer, duel_game};
 use crate::search::variant::{MAX_OUTPUTS, best_turn, outputs};
 use crate::train::learner::{LearnerState, TrainableMlp};
-use burn::module::Module;
 use burn::optim::{AdamConfig, ModuleOptimizer};
-use burn::store::ModuleRecord;
-use burn::tensor::{Bytes, Device};
+use burn::tensor::Device;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -207,13 +205,9 @@ impl<'g, G: Game> GameTrainer<'g, G> {
             game.outputs(),
         )?;
         let device = Device::flex().autodiff();
-        let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(ck.learner.module.clone()))
-            .map_err(|e| bad(format!("network state: {e:?}")))?;
-        let net = TrainableMlp::from_net(&model.net, &device).load_record(record);
-        let optim = AdamConfig::new()
-            .init()
-            .from_bytes(Bytes::from_bytes_vec(ck.learner.optimizer.clone()))
-            .map_err(|e| bad(format!("optimizer state: {e:?}")))?;
+        let (net, optim) = TrainableMlp::from_net(&model.net, &device)
+            .restored(&ck.learner)
+            .map_err(bad)?;
         let mut config = ck.config;
         if let Some(g) = games {
             config.games = g;
@@ -278,19 +272,7 @@ impl<'g, G: Game> GameTrainer<'g, G> {
     pub fn save(&self, path: &Path) -> Result<(), GameTrainError> {
         self.model.save(path)?;
         let twin = self.net.as_ref().expect("the twin is always there");
-        let learner = LearnerState {
-            module: twin
-                .clone()
-                .into_record()
-                .into_bytes()
-                .expect("a record serialises")
-                .to_vec(),
-            optimizer: self
-                .optim
-                .into_bytes()
-                .expect("optimizer state serialises")
-                .to_vec(),
-        };
+        let learner = twin.state(&self.optim);
         let ck = Checkpoint {
             config: self.config.clone(),
             model: self.model.clone(),
