@@ -112,6 +112,18 @@ pub struct Ended {
     pub class: u16,
 }
 
+/// Every distinct roll of two dice with `faces` faces, high die first,
+/// with its weight (1 for a double, 2 otherwise).
+pub fn distinct_rolls(faces: u8) -> Vec<((u8, u8), u32)> {
+    let mut v = Vec::new();
+    for a in 1..=faces {
+        for b in a..=faces {
+            v.push(((b, a), if a == b { 1 } else { 2 }));
+        }
+    }
+    v
+}
+
 /// A draw's [`Ended::class`].
 pub const DRAW: u16 = u16::MAX;
 

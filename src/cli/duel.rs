@@ -11,10 +11,7 @@ pub fn run(a: &str, b: &str, games: u64, seed: u64, json: bool) -> anyhow::Resul
     let pb = parse_player(b, shipped_model)?;
     let r = duel(pa.as_ref(), pb.as_ref(), games, seed);
     if json {
-        println!(
-            "{}",
-            serde_json::json!({"games": r.games, "ppg": r.ppg, "se": r.se})
-        );
+        println!("{}", serde_json::to_string(&r)?);
     } else {
         println!(
             "{a} vs {b}: {:+.3} ± {:.3} points per game for {a} over {} games (mirrored dice, cubeless, seed {seed})",

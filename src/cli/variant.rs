@@ -121,10 +121,7 @@ pub fn run<G: CliGame>(game: &G, command: Command) -> anyhow::Result<()> {
             let pb = parse_game_player(game, &b, || shipped_model(game))?;
             let r = duel_game(game, &pa, &pb, games, seed);
             if json {
-                println!(
-                    "{}",
-                    serde_json::json!({"games": r.games, "ppg": r.ppg, "se": r.se})
-                );
+                println!("{}", serde_json::to_string(&r)?);
             } else {
                 println!(
                     "{a} vs {b}: {:+.3} ± {:.3} points per game for {a} over {} games of {} (mirrored dice, seed {seed})",

@@ -3,7 +3,7 @@
 //! as the game needs (20 win-type chances for Icelandic Kotra, one winning
 //! chance for Icehouse Kotra), and its model file.
 
-use super::network::{hidden_layer, sigmoid};
+use super::network::{all_finite, hidden_layer, sigmoid};
 use crate::framed_file::{FrameError, FrameKind, frame, unframe};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -75,13 +75,7 @@ impl GameNet {
                 want_outputs: outputs,
             });
         }
-        let all = self
-            .w1
-            .iter()
-            .chain(&self.b1)
-            .chain(&self.w2)
-            .chain(&self.b2);
-        if !all.into_iter().all(|v| v.is_finite()) {
+        if !all_finite(&[&self.w1, &self.b1, &self.w2, &self.b2]) {
             return Err(GameModelError::NotFinite);
         }
         Ok(())

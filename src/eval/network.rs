@@ -71,13 +71,7 @@ impl Mlp {
         {
             return Err(ShapeError::Arrays);
         }
-        let all = self
-            .w1
-            .iter()
-            .chain(&self.b1)
-            .chain(&self.w2)
-            .chain(&self.b2);
-        if !all.into_iter().all(|v| v.is_finite()) {
+        if !all_finite(&[&self.w1, &self.b1, &self.w2, &self.b2]) {
             return Err(ShapeError::NotFinite);
         }
         Ok(())
@@ -182,6 +176,11 @@ impl Mlp {
         }
         out
     }
+}
+
+/// No NaN or infinity in any of the weight arrays.
+pub fn all_finite(arrays: &[&[f32]]) -> bool {
+    arrays.iter().all(|a| a.iter().all(|v| v.is_finite()))
 }
 
 /// Sigmoid hidden units of an input-major first layer (`w1[i * hidden + h]`),

@@ -13,15 +13,8 @@ pub const INPUTS: usize = SQUARES * 6 + 12;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct IcehouseKotra;
 
-static ROLLS: std::sync::LazyLock<Vec<((u8, u8), u32)>> = std::sync::LazyLock::new(|| {
-    let mut v = Vec::new();
-    for a in 1..=4u8 {
-        for b in a..=4u8 {
-            v.push(((b, a), if a == b { 1 } else { 2 }));
-        }
-    }
-    v
-});
+static ROLLS: std::sync::LazyLock<Vec<((u8, u8), u32)>> =
+    std::sync::LazyLock::new(|| crate::game::distinct_rolls(4));
 
 /// Progress of a seat's pieces on the board: rows travelled towards each
 /// piece's final row, as a fraction, summed.

@@ -55,15 +55,8 @@ pub struct IcelandicKotra {
     pub options: Options,
 }
 
-static ROLLS: std::sync::LazyLock<Vec<((u8, u8), u32)>> = std::sync::LazyLock::new(|| {
-    let mut v = Vec::new();
-    for a in 1..=6u8 {
-        for b in a..=6u8 {
-            v.push(((b, a), if a == b { 1 } else { 2 }));
-        }
-    }
-    v
-});
+static ROLLS: std::sync::LazyLock<Vec<((u8, u8), u32)>> =
+    std::sync::LazyLock::new(|| crate::game::distinct_rolls(6));
 
 fn opening(dice: &mut dyn FnMut() -> (u8, u8)) -> bool {
     loop {

@@ -89,23 +89,41 @@ pub fn parse_player(
         "random" => return Ok(Box::new(RandomPlayer)),
         _ => {}
     }
-    let Some(rest) = spec.strip_prefix("net") else {
-        return Err(PlayerError::Unknown(spec.into()));
+    let (path, ply) = match net_spec(spec, 3) {
+        Ok(parsed) => parsed,
+        Err(NetSpecError::NotNet) => return Err(PlayerError::Unknown(spec.into())),
+        Err(NetSpecError::Ply) => return Err(PlayerError::Ply(spec.into())),
     };
-    let (rest, ply) = match rest.rsplit_once('@') {
-        Some((r, p)) => match p.parse::<u8>() {
-            Ok(n) if n <= 3 => (r, n),
-            _ => return Err(PlayerError::Ply(spec.into())),
-        },
-        None => (rest, 0),
-    };
-    let model = match rest {
-        "" => shipped()?,
-        path if path.starts_with(':') && path.len() > 1 => Model::load(Path::new(&path[1..]))?,
-        _ => return Err(PlayerError::Unknown(spec.into())),
+    let model = match path {
+        None => shipped()?,
+        Some(p) => Model::load(Path::new(p))?,
     };
     Ok(Box::new(NetPlayer {
         eval: Arc::new(Evaluator::new(model)),
         ply,
     }))
+}
+
+/// Why a player description is not `net[:PATH][@PLY]`.
+pub(crate) enum NetSpecError {
+    NotNet,
+    Ply,
+}
+
+/// Splits `net`, `net@1`, `net:PATH`, `net:PATH@2` into the model path
+/// (`None`: the shipped network) and the ply (at most `max_ply`).
+pub(crate) fn net_spec(spec: &str, max_ply: u8) -> Result<(Option<&str>, u8), NetSpecError> {
+    let rest = spec.strip_prefix("net").ok_or(NetSpecError::NotNet)?;
+    let (rest, ply) = match rest.rsplit_once('@') {
+        Some((r, p)) => match p.parse::<u8>() {
+            Ok(n) if n <= max_ply => (r, n),
+            _ => return Err(NetSpecError::Ply),
+        },
+        None => (rest, 0),
+    };
+    match rest {
+        "" => Ok((None, ply)),
+        path if path.starts_with(':') && path.len() > 1 => Ok((Some(&path[1..]), ply)),
+        _ => Err(NetSpecError::NotNet),
+    }
 }

@@ -1,8 +1,8 @@
 //! Players and mirrored duels for the games behind [`Game`]: a network at
 //! some ply, the game's greedy heuristic, or a random mover.
 
-use super::PlayerError;
 use super::duel::{DuelResult, splitmix};
+use super::{NetSpecError, PlayerError, net_spec};
 use crate::eval::game_net::{GameModel, GameNet};
 use crate::game::Game;
 use crate::search::variant::best_turn;
@@ -47,25 +47,14 @@ pub fn parse_game_player<G: Game>(
         "random" => return Ok(GamePlayer::Random),
         _ => {}
     }
-    let Some(rest) = spec.strip_prefix("net") else {
-        return Err(PlayerError::UnknownForGame(spec.into()));
+    let (path, ply) = match net_spec(spec, 2) {
+        Ok(parsed) => parsed,
+        Err(NetSpecError::NotNet) => return Err(PlayerError::UnknownForGame(spec.into())),
+        Err(NetSpecError::Ply) => return Err(PlayerError::GamePly(spec.into())),
     };
-    let (rest, ply) = match rest.rsplit_once('@') {
-        Some((r, p)) => match p.parse::<u8>() {
-            Ok(n) if n <= 2 => (r, n),
-            _ => return Err(PlayerError::GamePly(spec.into())),
-        },
-        None => (rest, 0),
-    };
-    let model = match rest {
-        "" => shipped()?,
-        path if path.starts_with(':') && path.len() > 1 => GameModel::load(
-            Path::new(&path[1..]),
-            game.name(),
-            game.inputs(),
-            game.outputs(),
-        )?,
-        _ => return Err(PlayerError::UnknownForGame(spec.into())),
+    let model = match path {
+        None => shipped()?,
+        Some(p) => GameModel::load(Path::new(p), game.name(), game.inputs(), game.outputs())?,
     };
     Ok(GamePlayer::Net {
         net: model.net,

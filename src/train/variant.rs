@@ -11,7 +11,7 @@ use crate::framed_file::{FrameKind, frame, unframe};
 use crate::game::{After, Game, MAX_TURNS};
 use crate::players::duel::splitmix;
 use crate::players::variant::{GamePlayer, duel_game};
-use crate::search::variant::{MAX_OUTPUTS, best_turn, outputs};
+use crate::search::variant::{MAX_OUTPUTS, best_turn};
 use crate::train::learner::{LearnerState, TrainableMlp};
 use burn::optim::{AdamConfig, ModuleOptimizer};
 use burn::tensor::Device;
@@ -107,8 +107,10 @@ fn self_play<G: Game>(
     for _ in 0..MAX_TURNS {
         let mut x = vec![0f32; n_in];
         game.encode(&state, &mut x);
+        let mut y = [0f32; MAX_OUTPUTS];
+        net.forward_into(&x, &mut y[..n_out]);
         inputs.push(x);
-        predictions.push(outputs(game, net, &state));
+        predictions.push(y);
         let turns = game.turns(&state, roll(&mut rng));
         let i = if rng.random::<f32>() < explore {
             rng.random_range(0..turns.len())
