@@ -388,23 +388,37 @@ fn mixed_without_bear_off(position: &Position, a: usize, b: usize, out: &mut Mov
     for &i in &occupied[..n_occ] {
         let i = i as usize;
         src_a[na] = i as u8;
-        na += usize::from(i > a && p[i.saturating_sub(a)] >= -1);
+        na += usize::from((i > a) & (p[i.saturating_sub(a)] >= -1));
         src_b[nb] = i as u8;
-        nb += usize::from(i > b && p[i.saturating_sub(b)] >= -1);
+        nb += usize::from((i > b) & (p[i.saturating_sub(b)] >= -1));
     }
     out.items.reserve(na * nb + 2 * BAR);
+    // Each single step as a board delta, so a pair is the start plus two
+    // deltas: whole-board vector adds instead of byte-by-byte updates.
+    let base = Wide::of(position);
+    // Only the first `nb` are ever read; zeroing the whole array cost more
+    // than the adds save.
+    let mut delta_b = [std::mem::MaybeUninit::<Wide>::uninit(); 16];
+    for (k, &j) in src_b[..nb].iter().enumerate() {
+        delta_b[k].write(Wide::step(p, j as usize, j as usize - b));
+    }
+    // SAFETY: entries 0..nb were written just above.
+    let delta_b: &[Wide] =
+        unsafe { std::slice::from_raw_parts(delta_b.as_ptr().cast::<Wide>(), nb) };
+    // Candidates are written unconditionally and kept or not by advancing
+    // the length: which sources pair up is data the branch predictor
+    // cannot guess (about 15 mispredictions per call before).
+    let mut appender = Appender::new(out);
     for &i in &src_a[..na] {
         let i = i as usize;
-        for &j in &src_b[..nb] {
+        let with_a = base.plus(&Wide::step(p, i, i - a));
+        for (kb, &j) in src_b[..nb].iter().enumerate() {
             let j = j as usize;
-            if (i == j && p[i] < 2) || (on_bar && i != BAR && j != BAR) {
-                continue;
-            }
             // The checker from j goes to j - b = i and on with a: the same
             // as a from j then b from j - a, recorded when j - a is held.
-            if j - b == i && p[j - a] > 0 {
-                continue;
-            }
+            let skip = (i == j) & (p[i] < 2)
+                | on_bar & (i != BAR) & (j != BAR)
+                | (j - b == i) & (p[j.saturating_sub(a)] > 0);
             let (sa, sb) = (step(i, i - a), step(j, j - b));
             // List a bar entry first: plays are given in a playable order.
             let play = if j == BAR {
@@ -412,28 +426,34 @@ fn mixed_without_bear_off(position: &Position, a: usize, b: usize, out: &mut Mov
             } else {
                 Play::two(sa, sb)
             };
-            // Both steps are applied to an untouched copy of the start:
-            // reading back a position just changed byte by byte (once per
-            // first step) stalled store forwarding on every candidate.
-            out.push_reserved_applying(position, play, &[sa, sb]);
+            appender.push_if(&with_a.plus(&delta_b[kb]), play, !skip);
+            if (i - a == j - b) & (p[i - a] == -1) & !skip {
+                // Both landed on the blot: only the first hit it.
+                let last = appender.last_mut();
+                last.pips[i - a] -= 1;
+                last.pips[OPP_BAR] += 1;
+            }
         }
     }
     for &k in &occupied[..n_occ] {
         let k = k as usize;
-        if k <= a + b || (on_bar && k != BAR) || p[k - a - b] < -1 {
+        let dest = k.saturating_sub(a + b);
+        if (k <= a + b) | on_bar & (k != BAR) | (p[dest] < -1) {
             continue;
         }
         let (mid_a, mid_b) = (k - a, k - b);
-        let mut quiet_done = p[mid_a] > 0 || p[mid_b] > 0;
+        let mut quiet_done = (p[mid_a] > 0) | (p[mid_b] > 0);
         for mid in [mid_a, mid_b] {
             let v = p[mid];
-            if v == -1 || (v == 0 && !quiet_done) {
-                quiet_done |= v == 0;
-                let play = Play::two(step(k, mid), step(mid, k - a - b));
-                out.push_reserved_applying(position, play, play.steps());
-            }
+            let keep = (v == -1) | (v == 0) & !quiet_done;
+            quiet_done |= keep & (v == 0);
+            let board = base
+                .plus(&Wide::step(p, k, mid))
+                .plus(&Wide::step(p, mid, dest));
+            appender.push_if(&board, Play::two(step(k, mid), step(mid, dest)), keep);
         }
     }
+    appender.finish();
     if out.items.is_empty() {
         // No play uses both dice: every single step of the higher die if
         // there is one, else of the lower (§7.4). Each step gives its own
@@ -474,6 +494,154 @@ fn enter_two_or_more(position: &Position, hi: usize, lo: usize, out: &mut MoveLi
     }
     if !play.is_empty() {
         out.push(q, play);
+    }
+}
+
+/// A board as two overlapping 16-byte halves (slots 0..16 and 10..26), so
+/// that adding boards is two vector adds and storing one is two vector
+/// stores straight into the move list; the six shared slots always agree.
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+struct Wide {
+    lo: [i8; 16],
+    hi: [i8; 16],
+}
+
+const HI: usize = 10;
+
+impl Wide {
+    const ZERO: Wide = Wide {
+        lo: [0; 16],
+        hi: [0; 16],
+    };
+
+    #[inline(always)]
+    fn of(position: &Position) -> Wide {
+        let mut w = Wide::ZERO;
+        w.lo.copy_from_slice(&position.pips[..16]);
+        w.hi.copy_from_slice(&position.pips[HI..]);
+        w
+    }
+
+    /// Adds `v` to slot `k` (table building only).
+    const fn add(&mut self, k: usize, v: i8) {
+        if k < 16 {
+            self.lo[k] += v;
+        }
+        if k >= HI {
+            self.hi[k - HI] += v;
+        }
+    }
+
+    /// What moving a checker `from` → `to` on the board `p` changes, summed
+    /// from constant tables: building it with byte writes and then reading
+    /// it whole would stall store forwarding.
+    #[inline(always)]
+    fn step(p: &[i8; 26], from: usize, to: usize) -> Wide {
+        let land = &STEP_TABLES.land[usize::from(p[to] == -1)][to];
+        STEP_TABLES.leave[from].plus(land)
+    }
+
+    #[inline(always)]
+    fn plus(&self, other: &Wide) -> Wide {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{__m128i, _mm_add_epi8};
+            // SAFETY: SSE2 is part of x86-64; `Wide` is two 16-byte halves,
+            // 16-aligned, exactly the layout of two `__m128i`.
+            unsafe {
+                let x: [__m128i; 2] = std::mem::transmute(*self);
+                let y: [__m128i; 2] = std::mem::transmute(*other);
+                std::mem::transmute([_mm_add_epi8(x[0], y[0]), _mm_add_epi8(x[1], y[1])])
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut w = Wide::ZERO;
+            for k in 0..16 {
+                w.lo[k] = self.lo[k].wrapping_add(other.lo[k]);
+                w.hi[k] = self.hi[k].wrapping_add(other.hi[k]);
+            }
+            w
+        }
+    }
+}
+
+/// One-slot deltas: a checker leaving a slot, landing on one, or landing
+/// and sending the opponent's blot to its bar.
+struct StepTables {
+    leave: [Wide; 26],
+    /// `[hit][slot]`.
+    land: [[Wide; 26]; 2],
+}
+
+static STEP_TABLES: StepTables = {
+    let mut t = StepTables {
+        leave: [Wide::ZERO; 26],
+        land: [[Wide::ZERO; 26]; 2],
+    };
+    let mut k = 0;
+    while k < 26 {
+        t.leave[k].add(k, -1);
+        t.land[0][k].add(k, 1);
+        t.land[1][k].add(k, 2);
+        t.land[1][k].add(OPP_BAR, -1);
+        k += 1;
+    }
+    t
+};
+
+/// Appends candidates into room reserved in a [`MoveList`], keeping the
+/// length in a register until [`Appender::finish`].
+struct Appender<'a> {
+    list: &'a mut MoveList,
+    len: usize,
+}
+
+impl<'a> Appender<'a> {
+    /// The caller must have reserved room for every candidate it appends.
+    fn new(list: &'a mut MoveList) -> Appender<'a> {
+        let len = list.items.len();
+        Appender { list, len }
+    }
+
+    /// Writes a candidate after the last one and keeps it if `keep`.
+    #[inline(always)]
+    fn push_if(&mut self, board: &Wide, play: Play, keep: bool) {
+        assert!(self.len < self.list.items.capacity());
+        // SAFETY: in bounds (checked above); the position's 26 bytes are
+        // written by the two stores (slots 0..16 and 10..26) and the play
+        // by the last, so the candidate is fully initialised before
+        // `finish` makes it part of the vector.
+        unsafe {
+            let slot = self.list.items.as_mut_ptr().add(self.len);
+            let pips = std::ptr::addr_of_mut!((*slot).position.pips).cast::<i8>();
+            #[cfg(target_arch = "x86_64")]
+            {
+                use std::arch::x86_64::{__m128i, _mm_storeu_si128};
+                let halves: [__m128i; 2] = std::mem::transmute(*board);
+                _mm_storeu_si128(pips.cast(), halves[0]);
+                _mm_storeu_si128(pips.add(HI).cast(), halves[1]);
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                pips.cast::<[i8; 16]>().write_unaligned(board.lo);
+                pips.add(HI).cast::<[i8; 16]>().write_unaligned(board.hi);
+            }
+            std::ptr::addr_of_mut!((*slot).play).write(play);
+        }
+        self.len += usize::from(keep);
+    }
+
+    /// The last candidate appended, to patch in place.
+    fn last_mut(&mut self) -> &mut Position {
+        // SAFETY: `len - 1` was fully written by `push`.
+        unsafe { &mut (*self.list.items.as_mut_ptr().add(self.len - 1)).position }
+    }
+
+    fn finish(self) {
+        // SAFETY: every slot below `len` was written by `push`.
+        unsafe { self.list.items.set_len(self.len) }
     }
 }
 
