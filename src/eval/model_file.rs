@@ -3,7 +3,10 @@
 //! truncated, corrupted or foreign file be refused with one clear line
 //! before anything is decoded.
 
-use super::encoding::{CONTACT_INPUTS, ENCODING_VERSION, RACE_INPUTS};
+use super::encoding::{
+    CONTACT_INPUTS, ENCODING_VERSION, FEATURES_PER_SIDE, FEATURES_PER_SIDE_V1, RACE_INPUTS,
+    RAW_PER_SIDE,
+};
 use super::network::{Mlp, ShapeError};
 use crate::framed_file::{FrameError, FrameKind, frame, unframe};
 use serde::{Deserialize, Serialize};
@@ -75,6 +78,29 @@ impl Model {
         }
     }
 
+    /// A version-1 model in today's encoding: its contact network gets the
+    /// features added since with zero weights, so it evaluates exactly as
+    /// before, and training can start from it and learn to use them.
+    fn upgraded(mut self) -> Model {
+        if self.meta.encoding_version != 1
+            || self.contact.inputs != 2 * (RAW_PER_SIDE + FEATURES_PER_SIDE_V1)
+        {
+            return self;
+        }
+        let old_side = RAW_PER_SIDE + FEATURES_PER_SIDE_V1;
+        let new_side = RAW_PER_SIDE + FEATURES_PER_SIDE;
+        let h = self.contact.hidden;
+        let mut w1 = vec![0f32; CONTACT_INPUTS * h];
+        for side in 0..2 {
+            let from = &self.contact.w1[side * old_side * h..(side + 1) * old_side * h];
+            w1[side * new_side * h..][..old_side * h].copy_from_slice(from);
+        }
+        self.contact.w1 = w1;
+        self.contact.inputs = CONTACT_INPUTS;
+        self.meta.encoding_version = ENCODING_VERSION;
+        self
+    }
+
     pub fn validate(&self) -> Result<(), ModelError> {
         if self.meta.encoding_version != ENCODING_VERSION {
             return Err(ModelError::Encoding {
@@ -103,6 +129,7 @@ impl Model {
         let (model, _): (Model, usize) =
             bincode::serde::decode_from_slice(payload, bincode::config::standard())
                 .map_err(|e| ModelError::Decode(e.to_string()))?;
+        let model = model.upgraded();
         model.validate()?;
         Ok(model)
     }
@@ -149,5 +176,48 @@ mod tests {
             Model::from_bytes(&old.to_bytes()),
             Err(ModelError::Encoding { found: 0 })
         ));
+    }
+
+    #[test]
+    fn version_one_files_evaluate_as_before() {
+        use crate::backgammon::Position;
+        use crate::eval::encoding::{NetKind, encode};
+        let v1_inputs = 2 * (RAW_PER_SIDE + FEATURES_PER_SIDE_V1);
+        let mut v1 = Model::random(16, 8, 5);
+        v1.meta.encoding_version = 1;
+        v1.contact = Mlp::random(v1_inputs, 16, 6);
+        let upgraded = Model::from_bytes(&v1.to_bytes()).unwrap();
+        assert_eq!(upgraded.meta.encoding_version, ENCODING_VERSION);
+        assert_eq!(upgraded.contact.inputs, CONTACT_INPUTS);
+        let pos = Position::starting();
+        let mut x = vec![0f32; CONTACT_INPUTS];
+        encode(&pos, NetKind::Contact, &mut x);
+        let side = CONTACT_INPUTS / 2;
+        let keep = RAW_PER_SIDE + FEATURES_PER_SIDE_V1;
+        let old_x: Vec<f32> = [&x[..keep], &x[side..side + keep]].concat();
+        assert_ne!(
+            x[keep..side].iter().sum::<f32>(),
+            0.0,
+            "new features are live"
+        );
+        let (a, b) = (upgraded.contact.forward(&x), v1.contact.forward(&old_x));
+        for k in 0..5 {
+            assert!((a[k] - b[k]).abs() < 1e-6, "{a:?} {b:?}");
+        }
+
+        // A version-1 file whose contact net has some other shape is not
+        // guessed at.
+        let mut old = model_with_version(1);
+        old.contact = Mlp::random(CONTACT_INPUTS, 16, 7);
+        assert!(matches!(
+            Model::from_bytes(&old.to_bytes()),
+            Err(ModelError::Encoding { found: 1 })
+        ));
+    }
+
+    fn model_with_version(version: u32) -> Model {
+        let mut m = Model::random(16, 8, 8);
+        m.meta.encoding_version = version;
+        m
     }
 }

@@ -32,7 +32,7 @@ pub struct TrainConfig {
     pub batch_size: usize,
     /// Passes over each step's positions.
     pub epochs: usize,
-    /// Contact features (0..10, see `side_features`) left out, for
+    /// Contact features (0..17, see `side_features`) left out, for
     /// ablations: their inputs are zeroed in training and their first-layer
     /// weights zeroed in the model, so play never sees them either.
     pub drop_features: Vec<usize>,
