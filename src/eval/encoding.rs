@@ -74,15 +74,27 @@ pub fn encode(pos: &Position, kind: NetKind, out: &mut [f32]) {
     }
 }
 
+/// The four units of a point holding n checkers: ≥1, ≥2, ≥3, (n−3)/2.
+static POINT_UNITS: [[f32; 4]; 16] = {
+    let mut t = [[0f32; 4]; 16];
+    let mut n = 1;
+    while n < 16 {
+        let x = n as f32;
+        t[n] = [
+            1.0,
+            (n >= 2) as u8 as f32,
+            (n >= 3) as u8 as f32,
+            if n > 3 { (x - 3.0) / 2.0 } else { 0.0 },
+        ];
+        n += 1;
+    }
+    t
+};
+
 fn raw_units(view: &Position, out: &mut [f32]) {
     let p = view.raw();
-    for point in 1..=24 {
-        let n = p[point].max(0) as f32;
-        let u = &mut out[(point - 1) * 4..point * 4];
-        u[0] = (n >= 1.0) as u8 as f32;
-        u[1] = (n >= 2.0) as u8 as f32;
-        u[2] = (n >= 3.0) as u8 as f32;
-        u[3] = ((n - 3.0) / 2.0).max(0.0);
+    for (u, &v) in out[..96].chunks_exact_mut(4).zip(&p[1..=24]) {
+        u.copy_from_slice(&POINT_UNITS[v.clamp(0, 15) as usize]);
     }
     out[96] = p[BAR] as f32 / 2.0;
     out[97] = view.borne_off(crate::backgammon::Side::Mover) as f32 / 15.0;
@@ -103,25 +115,75 @@ struct Masks {
     /// Points the opponent's checkers stand on, bit 0 for its bar.
     opp_from: u32,
     opp_on_bar: u8,
+    /// Slots holding the mover's checkers, its bar (bit 25) included.
+    mine: u32,
 }
 
 fn masks(view: &Position) -> Masks {
     let p = view.raw();
-    let mut m = Masks {
-        made: 0,
-        blots: 0,
-        opp_made: 0,
-        opp_from: 0,
+    const POINTS: u32 = (1 << 25) - 2; // points 1..=24
+    let bits = SlotBits::of(p);
+    Masks {
+        made: bits.at_least_two & POINTS,
+        blots: bits.one & POINTS,
+        opp_made: bits.opp_two & POINTS,
+        // Bit 0 is the opponent's bar, where it enters from.
+        opp_from: bits.opp & !(1 << 25),
         opp_on_bar: (-p[OPP_BAR]) as u8,
-    };
-    for (point, &v) in p.iter().enumerate().take(25).skip(1) {
-        m.made |= ((v >= 2) as u32) << point;
-        m.blots |= ((v == 1) as u32) << point;
-        m.opp_from |= ((v < 0) as u32) << point;
-        m.opp_made |= ((v <= -2) as u32) << point;
+        mine: bits.mine,
     }
-    m.opp_from |= (m.opp_on_bar > 0) as u32;
-    m
+}
+
+/// Per-slot tests of a board as bit masks (bit i = slot i, 0..=25).
+struct SlotBits {
+    mine: u32,
+    one: u32,
+    at_least_two: u32,
+    opp: u32,
+    opp_two: u32,
+}
+
+impl SlotBits {
+    /// Byte compares on two overlapping 16-byte halves of the board
+    /// (slots 0..16 and 10..26) instead of 26 scalar tests each.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn of(p: &[i8; 26]) -> SlotBits {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of x86-64; both loads stay inside the
+        // 26-byte array (0..16 and 10..26).
+        unsafe {
+            let lo = _mm_loadu_si128(p.as_ptr().cast());
+            let hi = _mm_loadu_si128(p.as_ptr().add(10).cast());
+            let mask = |f: &dyn Fn(__m128i) -> __m128i| {
+                (_mm_movemask_epi8(f(lo)) as u32) | ((_mm_movemask_epi8(f(hi)) as u32) << 10)
+            };
+            let splat = |v: i8| _mm_set1_epi8(v);
+            SlotBits {
+                mine: mask(&|x| _mm_cmpgt_epi8(x, splat(0))),
+                one: mask(&|x| _mm_cmpeq_epi8(x, splat(1))),
+                at_least_two: mask(&|x| _mm_cmpgt_epi8(x, splat(1))),
+                opp: mask(&|x| _mm_cmpgt_epi8(splat(0), x)),
+                opp_two: mask(&|x| _mm_cmpgt_epi8(splat(-1), x)),
+            }
+        }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    fn of(p: &[i8; 26]) -> SlotBits {
+        let mask = |f: fn(i8) -> bool| {
+            p.iter()
+                .enumerate()
+                .fold(0u32, |m, (i, &v)| m | (u32::from(f(v)) << i))
+        };
+        SlotBits {
+            mine: mask(|v| v > 0),
+            one: mask(|v| v == 1),
+            at_least_two: mask(|v| v >= 2),
+            opp: mask(|v| v < 0),
+            opp_two: mask(|v| v <= -2),
+        }
+    }
 }
 
 /// Whether the opponent, rolling `a`-`b`, can hit any blot in `m`. The
@@ -256,9 +318,8 @@ fn escape_rolls(m: &Masks, from: u32) -> u32 {
 pub fn side_features(view: &Position, out: &mut [f32]) {
     let p = view.raw();
     let m = masks(view);
-    let rearmost = (1..=25).rev().find(|&pt| p[pt] > 0).unwrap_or(0) as u32;
-    let back: i32 = p[19..=25].iter().map(|&v| v.max(0) as i32).sum();
-    let outfield: i32 = p[7..=12].iter().map(|&v| v.max(0) as i32).sum();
+    let rearmost = 31 - (m.mine | 1).leading_zeros();
+    let sums = Sums::of(p, m.opp_from.trailing_zeros());
     let front = if rearmost > 1 {
         let lo = rearmost.saturating_sub(12).max(1);
         let window = ((1u32 << rearmost) - 1) & !((1u32 << lo) - 1);
@@ -267,61 +328,132 @@ pub fn side_features(view: &Position, out: &mut [f32]) {
         0
     };
     let all = [
-        pip_count(view) as f32 / 100.0,
+        sums.pips as f32 / 100.0,
         hit_rolls(&m) as f32 / 36.0,
         m.blots.count_ones() as f32 / 4.0,
         (m.made & 0b111_1110).count_ones() as f32 / 6.0,
         longest_prime(m.made) as f32 / 6.0,
         (m.made >> 19 & 0b11_1111).count_ones() as f32 / 2.0,
         rearmost as f32 / 25.0,
-        back as f32 / 5.0,
+        sums.back as f32 / 5.0,
         front as f32 / 6.0,
-        outfield as f32 / 5.0,
+        sums.outfield as f32 / 5.0,
     ];
     let n = out.len().min(FEATURES_PER_SIDE_V1);
     out[..n].copy_from_slice(&all[..n]);
     if out.len() > FEATURES_PER_SIDE_V1 {
-        extra_features(p, &m, rearmost, &mut out[FEATURES_PER_SIDE_V1..]);
+        extra_features(p, &m, rearmost, &sums, &mut out[FEATURES_PER_SIDE_V1..]);
     }
 }
 
-/// Features 10.. of [`side_features`].
-fn extra_features(p: &[i8; 26], m: &Masks, rearmost: u32, out: &mut [f32]) {
-    let opp_rear = m.opp_from.trailing_zeros() as usize; // 32 when none
-    let (mut break_contact, mut timing, mut outside, mut crossovers) = (0i32, 0i32, 0i32, 0i32);
-    let mut at_risk = 0i32;
-    for (pt, &v) in p.iter().enumerate().skip(1) {
-        let n = v.max(0) as i32;
-        if n == 0 {
-            continue;
+/// Checker-weighted sums over the mover's slots 1..=25, in one
+/// branch-free pass.
+struct Sums {
+    pips: i32,
+    back: i32,
+    outfield: i32,
+    break_contact: i32,
+    timing: i32,
+    outside: i32,
+    crossovers: i32,
+}
+
+impl Sums {
+    /// `opp_rear` is the opponent's rearmost slot in the mover's numbering
+    /// (0 = its bar, 32 = none left).
+    #[inline]
+    fn of(p: &[i8; 26], opp_rear: u32) -> Sums {
+        // Checkers per slot, widened and padded so that each sum below is
+        // a fixed-length dot product with a constant table (vectorised).
+        let mut n = [0i32; 32];
+        for (slot, &v) in n[1..26].iter_mut().zip(&p[1..26]) {
+            *slot = i32::from(v.max(0));
         }
-        if pt > opp_rear {
-            break_contact += n * (pt - opp_rear) as i32;
+        let dot = |t: &[i32; 32]| n.iter().zip(t).map(|(a, b)| a * b).sum::<i32>();
+        // The two checkers that hold an anchor in the opponent's home do
+        // not count as timing.
+        let mut held = [0i32; 32];
+        for (h, (&k, &anchor)) in held.iter_mut().zip(n.iter().zip(&SLOT_TABLES.anchor)) {
+            *h = 2 * anchor * i32::from(k >= 2);
         }
+        let held_pips: i32 = held
+            .iter()
+            .zip(&SLOT_TABLES.timing)
+            .map(|(a, b)| a * b)
+            .sum();
+        let opp_rear = opp_rear as i32;
+        let break_contact = n
+            .iter()
+            .zip(&SLOT_TABLES.point)
+            .map(|(k, w)| k * (w - opp_rear).max(0))
+            .sum();
+        Sums {
+            pips: dot(&SLOT_TABLES.point),
+            back: dot(&SLOT_TABLES.back),
+            outfield: dot(&SLOT_TABLES.outfield),
+            break_contact,
+            timing: dot(&SLOT_TABLES.timing) - held_pips,
+            outside: dot(&SLOT_TABLES.outside),
+            crossovers: dot(&SLOT_TABLES.crossovers),
+        }
+    }
+}
+
+/// Per-slot weights of [`Sums`] (slots 1..=25; the rest zero).
+struct SlotTables {
+    point: [i32; 32],
+    back: [i32; 32],
+    outfield: [i32; 32],
+    outside: [i32; 32],
+    crossovers: [i32; 32],
+    timing: [i32; 32],
+    anchor: [i32; 32],
+}
+
+static SLOT_TABLES: SlotTables = {
+    let mut t = SlotTables {
+        point: [0; 32],
+        back: [0; 32],
+        outfield: [0; 32],
+        outside: [0; 32],
+        crossovers: [0; 32],
+        timing: [0; 32],
+        anchor: [0; 32],
+    };
+    let mut pt = 1;
+    while pt <= 25 {
+        let w = pt as i32;
+        t.point[pt] = w;
+        t.back[pt] = (pt >= 19) as i32;
+        t.outfield[pt] = (pt >= 7 && pt <= 12) as i32;
         if pt >= 7 {
-            let held = if (19..=24).contains(&pt) && n >= 2 {
-                2
-            } else {
-                0
-            };
-            timing += (n - held) * (pt as i32 - 6);
-            outside += n;
-            crossovers += n * ((pt as i32 - 1) / 6);
+            t.outside[pt] = 1;
+            t.crossovers[pt] = (w - 1) / 6;
+            t.timing[pt] = w - 6;
         }
-        if n == 1 && pt <= 24 {
-            let behind = m.opp_from & ((1u32 << pt) - 1) & !((1u32 << pt.saturating_sub(12)) - 1);
-            if behind != 0 {
-                at_risk += 25 - pt as i32;
-            }
-        }
+        t.anchor[pt] = (pt >= 19 && pt <= 24) as i32;
+        pt += 1;
+    }
+    t
+};
+
+/// Features 10.. of [`side_features`].
+fn extra_features(p: &[i8; 26], m: &Masks, rearmost: u32, sums: &Sums, out: &mut [f32]) {
+    let mut at_risk = 0i32;
+    let mut blots = m.blots;
+    while blots != 0 {
+        let pt = blots.trailing_zeros();
+        blots &= blots - 1;
+        let behind = m.opp_from & ((1u32 << pt) - 1) & !((1u32 << pt.saturating_sub(12)) - 1);
+        at_risk += i32::from(behind != 0) * (25 - pt as i32);
     }
     let anchor = (18..=24).find(|&pt| p[pt] >= 2).map_or(0, |pt| 25 - pt);
     let all = [
         escape_rolls(m, rearmost) as f32 / 36.0,
-        break_contact as f32 / 100.0,
-        timing as f32 / 100.0,
-        outside as f32 / 15.0,
-        crossovers as f32 / 20.0,
+        sums.break_contact as f32 / 100.0,
+        sums.timing as f32 / 100.0,
+        sums.outside as f32 / 15.0,
+        sums.crossovers as f32 / 20.0,
         at_risk as f32 / 50.0,
         anchor as f32 / 7.0,
     ];
@@ -457,6 +589,7 @@ mod tests {
                 opp_made: (r as u32) & ((1 << 25) - 2),
                 opp_from: 0,
                 opp_on_bar: 0,
+                mine: 0,
             };
             let from = 2 + (r >> 40) as u32 % 24;
             assert_eq!(escape_rolls(&m, from), escape_rolls_reference(&m, from));
