@@ -292,3 +292,40 @@ fn analyze_in_a_match_speaks_match_winning_chances() {
     ]);
     assert_eq!(v["cube"]["action"], "no double", "{v}");
 }
+
+#[test]
+fn model_race_from_swaps_only_the_race_network() {
+    use kotra::eval::Model;
+    let dir = scratch_dir("combine");
+    let out = dir.join("combined.net");
+    let o = run(&[
+        "model",
+        "models/kotra-v4.net",
+        "--race-from",
+        "models/kotra-v2.net",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let combined = Model::load(&out).unwrap();
+    let contact_from = Model::load(std::path::Path::new("models/kotra-v4.net")).unwrap();
+    let race_from = Model::load(std::path::Path::new("models/kotra-v2.net")).unwrap();
+    assert_eq!(combined.contact, contact_from.contact);
+    assert_eq!(combined.race, race_from.race);
+    assert_ne!(
+        combined.race, contact_from.race,
+        "the race network did change"
+    );
+    assert!(combined.meta.description.contains("race network from"));
+    assert_one_line_error(
+        &run(&[
+            "model",
+            "--race-from",
+            "models/kotra-v4.net",
+            "--out",
+            dir.join("x.net").to_str().unwrap(),
+            dir.join("none.net").to_str().unwrap(),
+        ]),
+        "cannot read model file",
+    );
+}

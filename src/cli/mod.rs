@@ -132,6 +132,13 @@ pub enum Command {
     Model {
         /// The model file (default: the shipped network).
         path: Option<std::path::PathBuf>,
+        /// Write a copy whose race network comes from this other model
+        /// (with --out): each class keeps the network that plays it best.
+        #[arg(long, requires = "out")]
+        race_from: Option<std::path::PathBuf>,
+        /// Where --race-from writes the combined model.
+        #[arg(long, requires = "race_from")]
+        out: Option<std::path::PathBuf>,
     },
     /// Speak UBGI v0.2 on stdin/stdout (for gnubg's harnesses and other programs).
     Ubgi {
@@ -235,7 +242,14 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
             seed,
             json,
         } => duel::run(&a, &b, games, seed, json),
-        Command::Model { path } => model_info::run(path.as_deref()),
+        Command::Model {
+            path,
+            race_from,
+            out,
+        } => match (race_from, out) {
+            (Some(race_from), Some(out)) => model_info::combine(path.as_deref(), &race_from, &out),
+            _ => model_info::run(path.as_deref()),
+        },
         Command::Ubgi { model } => ubgi(model.as_deref()),
         Command::Score {
             set,

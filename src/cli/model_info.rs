@@ -1,6 +1,7 @@
 //! `kotra-ai model`: what a model file holds (the shipped one by default).
 
-use crate::eval::model_or_shipped;
+use crate::eval::{Model, model_or_shipped};
+use anyhow::Context;
 use std::path::Path;
 
 pub fn run(path: Option<&Path>) -> anyhow::Result<()> {
@@ -15,5 +16,22 @@ pub fn run(path: Option<&Path>) -> anyhow::Result<()> {
     for (label, net) in [("contact", &model.contact), ("race", &model.race)] {
         println!("  {label} network: {}-{}-5", net.inputs, net.hidden);
     }
+    Ok(())
+}
+
+/// `kotra-ai model [PATH] --race-from OTHER --out FILE`.
+pub fn combine(path: Option<&Path>, race_from: &Path, out: &Path) -> anyhow::Result<()> {
+    let model = model_or_shipped(path)?;
+    let other = Model::load(race_from)?;
+    let combined = model.with_race_from(&other, &race_from.display().to_string());
+    combined
+        .save(out)
+        .with_context(|| format!("writing {}", out.display()))?;
+    println!(
+        "{}: contact network of {}, race network of {}",
+        out.display(),
+        path.map_or("the shipped network".into(), |p| p.display().to_string()),
+        race_from.display()
+    );
     Ok(())
 }

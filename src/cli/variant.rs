@@ -133,7 +133,11 @@ pub fn run<G: CliGame>(game: &G, command: Command) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Command::Model { path } => {
+        Command::Model {
+            path,
+            race_from: None,
+            ..
+        } => {
             let m = model_arg(game, path.as_deref())?;
             println!("game: {}", m.game);
             println!("description: {}", m.description);

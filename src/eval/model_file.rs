@@ -118,6 +118,18 @@ impl Model {
             .map_err(|error| ModelError::Shape { net: "race", error })
     }
 
+    /// This model with `other`'s race network (`other_name` goes into the
+    /// description). Both encodings are today's, so the race inputs agree.
+    pub fn with_race_from(&self, other: &Model, other_name: &str) -> Model {
+        let mut m = self.clone();
+        m.race = other.race.clone();
+        m.meta.description = format!(
+            "{}; race network from {other_name} ({})",
+            self.meta.description, other.meta.description
+        );
+        m
+    }
+
     pub fn to_bytes(&self) -> Vec<u8> {
         let payload = bincode::serde::encode_to_vec(self, bincode::config::standard())
             .expect("a model always serialises");
