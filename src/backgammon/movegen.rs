@@ -91,35 +91,6 @@ impl MoveList {
         self.items.push(Candidate { position, play });
     }
 
-    /// Pushes `base` with the steps `apply` applied, for callers that
-    /// reserved room first (no capacity check).
-    ///
-    /// The steps are applied in the list's own memory: building the
-    /// position in a temporary with byte writes and then copying it with
-    /// wide loads stalls store forwarding, which cost about 30% of
-    /// contact move generation. Steps must land on the board (no bearing off).
-    #[inline(always)]
-    fn push_reserved_applying(&mut self, base: &Position, play: Play, apply: &[Step]) {
-        debug_assert!(self.items.len() < self.items.capacity());
-        let len = self.items.len();
-        // SAFETY: the caller reserved capacity for every candidate it pushes,
-        // and `Candidate` is `Copy`, so writing past `len` then growing `len`
-        // by one leaves the vector fully initialised.
-        unsafe {
-            let slot = self.items.as_mut_ptr().add(len);
-            slot.write(Candidate {
-                position: *base,
-                play,
-            });
-            self.items.set_len(len + 1);
-            let c = &mut *slot;
-            for s in apply {
-                c.position
-                    .apply_step_on_board(s.from as usize, s.to as usize);
-            }
-        }
-    }
-
     /// Records a sequence at `level`, keeping only the best level seen and
     /// each resulting position once.
     fn record(&mut self, position: Position, play: Play, level: u8) {
@@ -462,14 +433,17 @@ fn mixed_without_bear_off(position: &Position, a: usize, b: usize, out: &mut Mov
             (a, &src_a[..na], HIGH_DIE_ONLY),
             (b, &src_b[..nb], LOW_DIE_ONLY),
         ] {
+            let mut appender = Appender::new(out);
             for &i in sources {
                 let i = i as usize;
-                if on_bar && i != BAR {
-                    continue;
-                }
                 let single = Play::from_steps(&[step(i, i - d)]);
-                out.push_reserved_applying(position, single, single.steps());
+                appender.push_if(
+                    &base.plus(&Wide::step(p, i, i - d)),
+                    single,
+                    !on_bar | (i == BAR),
+                );
             }
+            appender.finish();
             if !out.items.is_empty() {
                 out.level = level;
                 return;
