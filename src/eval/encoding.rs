@@ -119,9 +119,19 @@ struct Masks {
     mine: u32,
 }
 
+/// Bits 1..=24 of a slot mask: the points, without either bar.
+const POINTS: u32 = (1 << 25) - 2;
+
+/// The slots `from` − 12 ..= `from` − 1 (down to the opponent's bar, slot
+/// 0): the twelve pips in front of a mover's checker on `from`, where
+/// opposing points block it and opposing checkers can hit it.
+#[inline]
+fn in_front(from: u32) -> u32 {
+    ((1u32 << from) - 1) & !((1u32 << from.saturating_sub(12)) - 1)
+}
+
 fn masks(view: &Position) -> Masks {
     let p = view.raw();
-    const POINTS: u32 = (1 << 25) - 2; // points 1..=24
     let bits = SlotBits::of(p);
     Masks {
         made: bits.at_least_two & POINTS,
@@ -191,8 +201,7 @@ impl SlotBits {
 /// checkers on the bar must enter first. Counts a hit on any checker play
 /// that lands on a blot, ignoring the duty to use both dice.
 fn can_hit(m: &Masks, a: u32, b: u32) -> bool {
-    const BOARD: u32 = (1 << 25) - 2; // points 1..=24
-    let open = BOARD & !m.made;
+    let open = POINTS & !m.made;
     let board_from = m.opp_from & !1;
     if a == b {
         let steps = 4u32;
@@ -265,17 +274,13 @@ fn longest_prime(made: u32) -> u32 {
 /// the rearmost checker is, and from the opponent's block, how well the
 /// mover contains the opponent's. A checker with nothing in front escapes
 /// on every roll.
-fn escape_rolls(m: &Masks, from: u32) -> u32 {
-    if from <= 1 {
-        return 36;
-    }
-    let lo = from.saturating_sub(12).max(1);
-    let window = ((1u32 << from) - 1) & !((1u32 << lo) - 1);
-    let blocks = m.opp_made & window;
+///
+/// `blocks` are the opponent's made points [`in_front`] of `from`, which
+/// the caller has already counted.
+fn escape_rolls(m: &Masks, from: u32, blocks: u32) -> u32 {
     if blocks == 0 {
         return 36;
     }
-    const POINTS: u32 = (1 << 25) - 2; // points 1..=24
     let open = POINTS & !m.opp_made;
     let past = open & ((1u32 << blocks.trailing_zeros()) - 1);
     // Bit k of these: whether the point k pips ahead is open / past the
@@ -320,13 +325,7 @@ pub fn side_features(view: &Position, out: &mut [f32]) {
     let m = masks(view);
     let rearmost = 31 - (m.mine | 1).leading_zeros();
     let sums = Sums::of(p, m.opp_from.trailing_zeros());
-    let front = if rearmost > 1 {
-        let lo = rearmost.saturating_sub(12).max(1);
-        let window = ((1u32 << rearmost) - 1) & !((1u32 << lo) - 1);
-        (m.opp_made & window).count_ones()
-    } else {
-        0
-    };
+    let blocks = m.opp_made & in_front(rearmost);
     let all = [
         sums.pips as f32 / 100.0,
         hit_rolls(&m) as f32 / 36.0,
@@ -336,13 +335,14 @@ pub fn side_features(view: &Position, out: &mut [f32]) {
         (m.made >> 19 & 0b11_1111).count_ones() as f32 / 2.0,
         rearmost as f32 / 25.0,
         sums.back as f32 / 5.0,
-        front as f32 / 6.0,
+        blocks.count_ones() as f32 / 6.0,
         sums.outfield as f32 / 5.0,
     ];
     let n = out.len().min(FEATURES_PER_SIDE_V1);
     out[..n].copy_from_slice(&all[..n]);
     if out.len() > FEATURES_PER_SIDE_V1 {
-        extra_features(p, &m, rearmost, &sums, &mut out[FEATURES_PER_SIDE_V1..]);
+        let escapes = escape_rolls(&m, rearmost, blocks);
+        extra_features(&m, escapes, &sums, &mut out[FEATURES_PER_SIDE_V1..]);
     }
 }
 
@@ -438,18 +438,23 @@ static SLOT_TABLES: SlotTables = {
 };
 
 /// Features 10.. of [`side_features`].
-fn extra_features(p: &[i8; 26], m: &Masks, rearmost: u32, sums: &Sums, out: &mut [f32]) {
+fn extra_features(m: &Masks, escapes: u32, sums: &Sums, out: &mut [f32]) {
     let mut at_risk = 0i32;
     let mut blots = m.blots;
     while blots != 0 {
         let pt = blots.trailing_zeros();
         blots &= blots - 1;
-        let behind = m.opp_from & ((1u32 << pt) - 1) & !((1u32 << pt.saturating_sub(12)) - 1);
-        at_risk += i32::from(behind != 0) * (25 - pt as i32);
+        at_risk += i32::from(m.opp_from & in_front(pt) != 0) * (25 - pt as i32);
     }
-    let anchor = (18..=24).find(|&pt| p[pt] >= 2).map_or(0, |pt| 25 - pt);
+    // The lowest made point among 18..=24 is the most advanced anchor.
+    let near = (m.made >> 18) & 0x7f;
+    let anchor = if near == 0 {
+        0
+    } else {
+        7 - near.trailing_zeros()
+    };
     let all = [
-        escape_rolls(m, rearmost) as f32 / 36.0,
+        escapes as f32 / 36.0,
         sums.break_contact as f32 / 100.0,
         sums.timing as f32 / 100.0,
         sums.outside as f32 / 15.0,
@@ -464,6 +469,18 @@ fn extra_features(p: &[i8; 26], m: &Masks, rearmost: u32, sums: &Sums, out: &mut
 mod tests {
     use super::*;
     use crate::notation::position_id;
+
+    /// A position from each side's (point in its own numbering, checkers).
+    fn board(mover: &[(usize, u8)], opponent: &[(usize, u8)]) -> Position {
+        let side = |points: &[(usize, u8)]| {
+            let mut s = [0u8; 25];
+            for &(point, n) in points {
+                s[point - 1] = n;
+            }
+            s
+        };
+        Position::from_sides(&side(mover), &side(opponent)).unwrap()
+    }
 
     fn features(id: &str) -> [f32; FEATURES_PER_SIDE] {
         let pos = position_id::decode(id).unwrap();
@@ -510,21 +527,18 @@ mod tests {
         // the mover's 18 (the opponent's bar point). Escaping means landing
         // on 17 or lower: 6 pips or more (7..12 via an open intermediate,
         // the 18 point itself is closed).
-        let mut me = [0u8; 25];
-        let mut opp = [0u8; 25];
-        me[23] = 1;
-        me[0] = 14;
-        opp[25 - 18 - 1] = 2; // the opponent's 7 point = the mover's 18
-        opp[19] = 13; // the mover's 5 point, behind the checker
-        let pos = Position::from_sides(&me, &opp).unwrap();
+        // The opponent's 7 point is the mover's 18; its 20 point the
+        // mover's 5, behind the checker.
+        let pos = board(&[(24, 1), (1, 14)], &[(7, 2), (20, 13)]);
         let m = masks(&pos);
         // Any 6 cannot land on 18; sums of 7+ land at 17 or lower through
         // 24−a (never 18 unless a = 6). Mixed rolls with a+b ≥ 7: 6-1..6-5
         // (the 6 is blocked, but the other die first then 6), 5-2, 5-3, 5-4,
         // 4-3: 9 rolls × 2 = 18; doubles 4-4 (20, 16), 5-5 (19, 14), 6-6
         // blocked at 18, 3-3 (21, 18 blocked), 2-2 (22, 20, 18 blocked).
-        assert_eq!(escape_rolls(&m, 24), 18 + 2);
-        assert_eq!(escape_rolls(&m, 5), 36, "nothing in front");
+        let escapes = |from| escape_rolls(&m, from, m.opp_made & in_front(from));
+        assert_eq!(escapes(24), 18 + 2);
+        assert_eq!(escapes(5), 36, "nothing in front");
     }
 
     /// The first, step-by-step version of [`escape_rolls`].
@@ -586,13 +600,17 @@ mod tests {
             let m = Masks {
                 made: 0,
                 blots: 0,
-                opp_made: (r as u32) & ((1 << 25) - 2),
+                opp_made: (r as u32) & POINTS,
                 opp_from: 0,
                 opp_on_bar: 0,
                 mine: 0,
             };
             let from = 2 + (r >> 40) as u32 % 24;
-            assert_eq!(escape_rolls(&m, from), escape_rolls_reference(&m, from));
+            let blocks = m.opp_made & in_front(from);
+            assert_eq!(
+                escape_rolls(&m, from, blocks),
+                escape_rolls_reference(&m, from)
+            );
         }
     }
 
@@ -611,12 +629,9 @@ mod tests {
         // A lone mover blot 6 pips in front of an opponent checker, nothing
         // blocking: hit by any 6 (11 rolls), 5-1, 4-2, 3-3, 2-2 (3-3 and
         // 2-2 once each, 5-1 and 4-2 twice each): 11 + 2 + 2 + 1 + 1 = 17.
-        let mut me = [0u8; 25];
-        let mut opp = [0u8; 25];
-        me[9] = 1; // mover's 10 point
-        me[0] = 14;
-        opp[24 - 4] = 15; // opponent on the mover's 4 point, 6 pips behind the blot
-        let pos = Position::from_sides(&me, &opp).unwrap();
+        // The blot on the mover's 10 point; the opponent's 21 point is the
+        // mover's 4, 6 pips behind it.
+        let pos = board(&[(10, 1), (1, 14)], &[(21, 15)]);
         assert_eq!(hit_rolls(&masks(&pos)), 17);
     }
 
@@ -624,13 +639,7 @@ mod tests {
     fn a_made_point_blocks_indirect_shots() {
         // As above but the mover holds its 7 point: 3-3 (via 7) is blocked,
         // 2-2 goes 6, 8, 10 untouched; 5-1 via 9 or 5; 4-2 via 8 or 6.
-        let mut me = [0u8; 25];
-        let mut opp = [0u8; 25];
-        me[9] = 1;
-        me[6] = 2;
-        me[0] = 12;
-        opp[24 - 4] = 15;
-        let pos = Position::from_sides(&me, &opp).unwrap();
+        let pos = board(&[(10, 1), (7, 2), (1, 12)], &[(21, 15)]);
         assert_eq!(hit_rolls(&masks(&pos)), 16);
     }
 
