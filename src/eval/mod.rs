@@ -8,6 +8,7 @@ pub mod bearoff_two_sided;
 pub mod encoding;
 mod evaluator;
 pub mod game_net;
+pub mod game_plan;
 pub mod model_file;
 pub mod network;
 mod probs;

@@ -43,6 +43,14 @@ pub struct TrainConfig {
     /// targets are less noisy and see further, at about 21× the work per
     /// ply; used to refine a network TD has already taught.
     pub target_ply: u8,
+    /// Targets from rollouts instead (0 = off): each self-play game gives
+    /// `rollouts_per_game` contact positions, each played out this many
+    /// times by the current network; see `rollout_targets`.
+    pub rollout_trials: u32,
+    pub rollouts_per_game: u32,
+    /// How much likelier a back game, holding game or crashed position is
+    /// chosen for a rollout than any other.
+    pub hard_plan_weight: f32,
     /// Games between strength measurements (rounded to whole steps).
     pub measure_every: u64,
     /// Games per measurement against PubEval and the previous checkpoint.
@@ -65,6 +73,9 @@ impl Default for TrainConfig {
             epochs: 1,
             exploration: 0.0,
             target_ply: 0,
+            rollout_trials: 0,
+            rollouts_per_game: 4,
+            hard_plan_weight: 1.0,
             drop_features: Vec::new(),
             measure_every: 10_000,
             measure_games: 1_000,
@@ -138,6 +149,16 @@ impl TrainConfig {
         }
         if self.target_ply > 2 {
             return Err(ConfigError::Invalid("target_ply is 0, 1 or 2".into()));
+        }
+        if self.rollout_trials > 0 && (self.target_ply > 0 || self.rollouts_per_game == 0) {
+            return Err(ConfigError::Invalid(
+                "rollout targets need target_ply 0 and rollouts_per_game > 0".into(),
+            ));
+        }
+        if !(self.hard_plan_weight.is_finite() && self.hard_plan_weight > 0.0) {
+            return Err(ConfigError::Invalid(
+                "hard_plan_weight must be positive".into(),
+            ));
         }
         if !(0.0..=1.0).contains(&self.lambda) || !(0.0..=1.0).contains(&self.exploration) {
             return Err(ConfigError::Invalid(

@@ -13,6 +13,7 @@ pub mod config;
 pub mod curve;
 pub mod dev_set;
 pub mod learner;
+pub mod rollout_targets;
 pub mod selfplay;
 pub mod variant;
 
@@ -108,7 +109,12 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             None => Model::random(cfg.contact_hidden, cfg.race_hidden, cfg.seed),
         };
         let games_before = model.meta.games_trained;
-        model.meta.description = if cfg.target_ply > 0 {
+        model.meta.description = if cfg.rollout_trials > 0 {
+            format!(
+                "kotra-ai self-play with {}-trial rollout targets, config seed {}",
+                cfg.rollout_trials, cfg.seed
+            )
+        } else if cfg.target_ply > 0 {
             format!(
                 "kotra-ai self-play with {}-ply search targets, config seed {}",
                 cfg.target_ply, cfg.seed
@@ -143,14 +149,24 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         let step_seed = splitmix(cfg.seed ^ splitmix(state.step.wrapping_add(1 << 40)));
         let eval = Evaluator::new(state.model.clone());
         let t0 = Instant::now();
-        let samples = selfplay::play_games(
-            &eval,
-            games,
-            step_seed,
-            cfg.lambda,
-            cfg.exploration,
-            cfg.target_ply,
-        );
+        let samples = if cfg.rollout_trials > 0 {
+            let how = rollout_targets::RolloutTargets {
+                trials: cfg.rollout_trials,
+                per_game: cfg.rollouts_per_game,
+                hard_weight: cfg.hard_plan_weight,
+                exploration: cfg.exploration,
+            };
+            rollout_targets::play_games(&eval, games, step_seed, &how)
+        } else {
+            selfplay::play_games(
+                &eval,
+                games,
+                step_seed,
+                cfg.lambda,
+                cfg.exploration,
+                cfg.target_ply,
+            )
+        };
         let t1 = Instant::now();
         let rate = cfg.learning_rate_at(state.games_played);
         let (batch, epochs) = (cfg.batch_size, cfg.epochs);

@@ -1,0 +1,132 @@
+//! Targets from rollouts of our own play: self-play games supply
+//! positions, a few per game are chosen (the game plans self-play rarely
+//! reaches weigh more), and each is played out to the end many times by
+//! the current network at 0-ply. A rollout sees past the network's blind
+//! spots where a TD target, bootstrapped from the same network a move
+//! later, cannot: a back game's fate is decided dozens of moves on.
+
+use super::selfplay::{Sample, play_game};
+use crate::eval::game_plan::GamePlan;
+use crate::eval::{Evaluator, NetKind, Probs};
+use crate::players::duel::splitmix;
+use crate::rollout::{RolloutSettings, rollout};
+use crate::search::Searcher;
+use rand::rngs::SmallRng;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+
+/// How the positions are chosen and rolled out.
+#[derive(Clone, Copy, Debug)]
+pub struct RolloutTargets {
+    /// Trials per position (stratified over the first roll).
+    pub trials: u32,
+    /// Positions taken from each self-play game.
+    pub per_game: u32,
+    /// How much more likely a position in a hard game plan is chosen.
+    pub hard_weight: f32,
+    pub exploration: f32,
+}
+
+/// Plays `games` self-play games and returns the rolled-out samples of
+/// the positions chosen from them; game `i` depends on `seed` and `i`
+/// alone, so the result does not depend on the thread count.
+pub fn play_games(eval: &Evaluator, games: u64, seed: u64, how: &RolloutTargets) -> Vec<Sample> {
+    let chosen: Vec<(Sample, u64)> = (0..games)
+        .into_par_iter()
+        .map(|i| {
+            let game_seed = splitmix(seed ^ splitmix(i));
+            let mut rng = SmallRng::seed_from_u64(game_seed);
+            let samples = play_game(eval, &mut rng, 1.0, how.exploration);
+            choose(&samples, how, &mut rng)
+                .into_iter()
+                .enumerate()
+                .map(|(k, s)| (s, splitmix(game_seed ^ (k as u64 + 1))))
+                .collect::<Vec<_>>()
+        })
+        .flatten_iter()
+        .collect();
+    let searcher = Searcher::new(eval);
+    chosen
+        .into_par_iter()
+        .map(|(sample, seed)| Sample {
+            target: rolled_out(&searcher, &sample, how.trials, seed),
+            ..sample
+        })
+        .collect()
+}
+
+/// Up to `per_game` contact positions of one game, drawn without
+/// replacement with weight `hard_weight` for hard game plans and 1 for
+/// the rest.
+fn choose(samples: &[Sample], how: &RolloutTargets, rng: &mut SmallRng) -> Vec<Sample> {
+    let mut pool: Vec<(Sample, f32)> = samples
+        .iter()
+        .filter(|s| s.kind == NetKind::Contact)
+        .map(|s| {
+            let w = if GamePlan::of(&s.position).is_hard() {
+                how.hard_weight
+            } else {
+                1.0
+            };
+            (*s, w)
+        })
+        .collect();
+    let mut out = Vec::with_capacity(how.per_game as usize);
+    while out.len() < how.per_game as usize && !pool.is_empty() {
+        let total: f32 = pool.iter().map(|(_, w)| w).sum();
+        let mut x = rng.random::<f32>() * total;
+        let mut pick = pool.len() - 1;
+        for (k, (_, w)) in pool.iter().enumerate() {
+            if x < *w {
+                pick = k;
+                break;
+            }
+            x -= w;
+        }
+        out.push(pool.swap_remove(pick).0);
+    }
+    out
+}
+
+/// The rollout probabilities of `sample`'s position for its roller.
+fn rolled_out(searcher: &Searcher, sample: &Sample, trials: u32, seed: u64) -> Probs {
+    let settings = RolloutSettings {
+        trials,
+        ply: 0,
+        truncate: None,
+        seed,
+        variance_reduction: false,
+    };
+    let r = rollout(searcher, &sample.position, true, &[], &settings, &|_| {});
+    Probs(r.probs.map(|e| e.mean as f32)).consistent()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Model;
+
+    #[test]
+    fn rollout_targets_are_consistent_and_reproducible() {
+        let eval = Evaluator::new(Model::random(16, 8, 3));
+        let how = RolloutTargets {
+            trials: 36,
+            per_game: 3,
+            hard_weight: 4.0,
+            exploration: 0.1,
+        };
+        let a = play_games(&eval, 2, 9, &how);
+        assert!(!a.is_empty() && a.len() <= 6);
+        for s in &a {
+            assert_eq!(s.kind, NetKind::Contact);
+            let [w, wg, wbg, lg, lbg] = s.target.0;
+            assert!(wbg <= wg && wg <= w && lbg <= lg && lg <= 1.0 - w, "{s:?}");
+        }
+        let b = play_games(&eval, 2, 9, &how);
+        let same = a
+            .iter()
+            .zip(&b)
+            .all(|(x, y)| x.position == y.position && x.target == y.target);
+        assert!(same && a.len() == b.len());
+    }
+}
