@@ -3,6 +3,7 @@
 
 use super::bearoff::BearoffDb;
 use super::encoding::{CONTACT_INPUTS, NetKind, encode};
+use super::fast_net::FastNet;
 use super::model_file::Model;
 use super::probs::Probs;
 use crate::backgammon::{GameResult, Position};
@@ -44,12 +45,16 @@ impl PositionClass {
 /// A model plus the bear-off database: evaluates any position.
 pub struct Evaluator {
     model: Model,
+    contact: FastNet,
+    race: FastNet,
     bearoff: &'static BearoffDb,
 }
 
 impl Evaluator {
     pub fn new(model: Model) -> Evaluator {
         Evaluator {
+            contact: FastNet::from(&model.contact),
+            race: FastNet::from(&model.race),
             model,
             bearoff: BearoffDb::get(),
         }
@@ -83,8 +88,8 @@ impl Evaluator {
         let input = &mut buf[..kind.inputs()];
         encode(pos, kind, input);
         let net = match kind {
-            NetKind::Contact => &self.model.contact,
-            NetKind::Race => &self.model.race,
+            NetKind::Contact => &self.contact,
+            NetKind::Race => &self.race,
         };
         Probs(net.forward(input)).consistent()
     }

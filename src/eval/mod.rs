@@ -7,6 +7,7 @@ pub mod bearoff;
 pub mod bearoff_two_sided;
 pub mod encoding;
 mod evaluator;
+pub mod fast_net;
 pub mod game_net;
 pub mod game_plan;
 pub mod model_file;

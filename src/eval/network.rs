@@ -1,5 +1,7 @@
-//! The fast inference path: a one-hidden-layer perceptron with sigmoid
-//! units, evaluated straight from f32 slices.
+//! The backgammon networks' weights: a one-hidden-layer perceptron with
+//! sigmoid units, evaluated straight from f32 slices. This full-precision
+//! pass is the reference; the evaluator runs a half-precision copy
+//! ([`super::fast_net::FastNet`]).
 //!
 //! The first layer is stored input-major (`w1[i * hidden + h]`) so that an
 //! input that is zero — most of the per-point units — costs nothing, and
@@ -77,105 +79,37 @@ impl Mlp {
         Ok(())
     }
 
-    /// The five output probabilities for `input` (length `self.inputs`).
-    #[inline]
+    /// The five output probabilities for `input` (length `self.inputs`),
+    /// in full precision: the reference the evaluator's
+    /// [`super::fast_net::FastNet`] is checked against.
     pub fn forward(&self, input: &[f32]) -> [f32; OUTPUTS] {
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
-            // SAFETY: the CPU supports the features the function is built for.
-            return unsafe { self.forward_avx2(input) };
-        }
         let mut scratch = [0f32; MAX_HIDDEN];
         let hidden = &mut scratch[..self.hidden];
-        self.hidden_activations(input, hidden);
-        self.output(hidden)
-    }
-
-    /// Sigmoid activations of the hidden layer (portable path).
-    #[inline]
-    pub fn hidden_activations(&self, input: &[f32], hidden: &mut [f32]) {
         hidden_layer(&self.w1, &self.b1, input, hidden);
+        output_layer(&self.w2, &self.b2, hidden)
     }
+}
 
-    /// The same pass with AVX2 and FMA: the non-zero inputs are gathered
-    /// first, then each block of 64 hidden units is accumulated in eight
-    /// registers over all of them, so the accumulators never touch memory.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
-    unsafe fn forward_avx2(&self, input: &[f32]) -> [f32; OUTPUTS] {
-        use std::arch::x86_64::*;
-        let h = self.hidden;
-        assert!(input.len() == self.inputs && self.w1.len() == self.inputs * h && h <= MAX_HIDDEN);
-        let mut nz_index = [0u32; 512];
-        let mut nz_value = [0f32; 512];
-        let mut n = 0;
-        for (i, &x) in input.iter().enumerate().take(512) {
-            nz_index[n] = i as u32;
-            nz_value[n] = x;
-            n += (x != 0.0) as usize;
-        }
-        let mut hidden = [0f32; MAX_HIDDEN];
-        let w = self.w1.as_ptr();
-        let mut block = 0;
-        // SAFETY (all pointer reads and writes below): every row offset is
-        // index * h with index < inputs, plus block + lane < h, inside w1;
-        // hidden and b1 hold h values.
-        unsafe {
-            while block + 64 <= h {
-                let b = self.b1.as_ptr().add(block);
-                let mut acc = [_mm256_setzero_ps(); 8];
-                for (k, a) in acc.iter_mut().enumerate() {
-                    *a = _mm256_loadu_ps(b.add(8 * k));
-                }
-                for j in 0..n {
-                    let x = _mm256_set1_ps(nz_value[j]);
-                    let row = w.add(nz_index[j] as usize * h + block);
-                    for (k, a) in acc.iter_mut().enumerate() {
-                        *a = _mm256_fmadd_ps(x, _mm256_loadu_ps(row.add(8 * k)), *a);
-                    }
-                }
-                for (k, a) in acc.iter().enumerate() {
-                    _mm256_storeu_ps(hidden.as_mut_ptr().add(block + 8 * k), *a);
-                }
-                block += 64;
-            }
-            while block < h {
-                let mut a = _mm256_loadu_ps(self.b1.as_ptr().add(block));
-                for j in 0..n {
-                    let x = _mm256_set1_ps(nz_value[j]);
-                    let row = w.add(nz_index[j] as usize * h + block);
-                    a = _mm256_fmadd_ps(x, _mm256_loadu_ps(row), a);
-                }
-                _mm256_storeu_ps(hidden.as_mut_ptr().add(block), a);
-                block += 8;
+/// The sigmoid outputs of an output-major layer (`w2[o * hidden + h]`),
+/// each summed in eight lanes so the compiler vectorises it.
+#[inline(always)]
+pub fn output_layer(w2: &[f32], b2: &[f32; OUTPUTS], hidden: &[f32]) -> [f32; OUTPUTS] {
+    let h = hidden.len();
+    let mut out = [0f32; OUTPUTS];
+    for (o, slot) in out.iter_mut().enumerate() {
+        let w = &w2[o * h..(o + 1) * h];
+        let mut lanes = [0f32; HIDDEN_MULTIPLE];
+        for (hc, wc) in hidden
+            .chunks_exact(HIDDEN_MULTIPLE)
+            .zip(w.chunks_exact(HIDDEN_MULTIPLE))
+        {
+            for k in 0..HIDDEN_MULTIPLE {
+                lanes[k] += hc[k] * wc[k];
             }
         }
-        let hidden = &mut hidden[..h];
-        for a in hidden.iter_mut() {
-            *a = sigmoid(*a);
-        }
-        self.output(hidden)
+        *slot = sigmoid(lanes.iter().sum::<f32>() + b2[o]);
     }
-
-    #[inline(always)]
-    fn output(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
-        let h = self.hidden;
-        let mut out = [0f32; OUTPUTS];
-        for (o, slot) in out.iter_mut().enumerate() {
-            let w = &self.w2[o * h..(o + 1) * h];
-            let mut lanes = [0f32; HIDDEN_MULTIPLE];
-            for (hc, wc) in hidden
-                .chunks_exact(HIDDEN_MULTIPLE)
-                .zip(w.chunks_exact(HIDDEN_MULTIPLE))
-            {
-                for k in 0..HIDDEN_MULTIPLE {
-                    lanes[k] += hc[k] * wc[k];
-                }
-            }
-            *slot = sigmoid(lanes.iter().sum::<f32>() + self.b2[o]);
-        }
-        out
-    }
+    out
 }
 
 /// No NaN or infinity in any of the weight arrays.
@@ -214,14 +148,19 @@ fn exp_approx(x: f32) -> f32 {
     const LOG2_E: f32 = std::f32::consts::LOG2_E;
     const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23: adding it rounds to an integer
     let t = x.clamp(-80.0, 80.0) * LOG2_E;
-    let n = (t + ROUND) - ROUND;
+    let shifted = t + ROUND;
+    let n = shifted - ROUND;
     let f = (t - n) * std::f32::consts::LN_2; // in [-ln2/2, ln2/2]
     // e^f by its Taylor series to the 6th power.
     let p = 1.0
         + f * (1.0
             + f * (0.5
                 + f * (1.0 / 6.0 + f * (1.0 / 24.0 + f * (1.0 / 120.0 + f * (1.0 / 720.0))))));
-    let scale = f32::from_bits(((n as i32 + 127) as u32) << 23);
+    // The integer n sits in the low bits of `shifted`'s significand; read
+    // it from there rather than by `n as i32`, whose saturating conversion
+    // does not vectorise.
+    let n_int = shifted.to_bits() as i32 - ROUND.to_bits() as i32;
+    let scale = f32::from_bits(((n_int + 127) as u32) << 23);
     p * scale
 }
 
@@ -259,32 +198,6 @@ mod tests {
             }
             let exact = 1.0 / (1.0 + (-z).exp());
             assert!((fast[o] as f64 - exact).abs() < 1e-5);
-        }
-    }
-
-    #[test]
-    fn vector_and_portable_paths_agree() {
-        for hidden in [8, 72, 128] {
-            let net = Mlp::random(50, hidden, hidden as u64);
-            let input: Vec<f32> = (0..50)
-                .map(|i| {
-                    if i % 4 == 1 {
-                        0.0
-                    } else {
-                        (i % 7) as f32 / 3.0
-                    }
-                })
-                .collect();
-            let mut h = vec![0f32; hidden];
-            net.hidden_activations(&input, &mut h);
-            let portable = net.output(&h);
-            let fast = net.forward(&input);
-            for o in 0..OUTPUTS {
-                assert!(
-                    (portable[o] - fast[o]).abs() < 1e-5,
-                    "hidden {hidden}: {portable:?} vs {fast:?}"
-                );
-            }
         }
     }
 
