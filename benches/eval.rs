@@ -6,6 +6,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use kotra::backgammon::MoveList;
 use kotra::bench::eval::{choice_pass, net_pass};
 use kotra::bench::movegen::{Class, PositionSet};
+use kotra::eval::encoding::{CONTACT_INPUTS, encode};
 use kotra::eval::{Evaluator, NetKind, shipped_model};
 
 fn eval(c: &mut Criterion) {
@@ -22,8 +23,18 @@ fn eval(c: &mut Criterion) {
             b.iter(|| net_pass(&eval, kind, std::hint::black_box(positions)))
         });
     }
-    let mut list = MoveList::new();
     let contact = set.class(Class::Contact);
+    // The encoding alone: what of a contact evaluation is not the network.
+    group.bench_function("contact_encode", |b| {
+        let mut input = [0f32; CONTACT_INPUTS];
+        b.iter(|| {
+            for p in std::hint::black_box(contact) {
+                encode(p, NetKind::Contact, &mut input);
+                std::hint::black_box(&input);
+            }
+        })
+    });
+    let mut list = MoveList::new();
     group.throughput(Throughput::Elements((contact.len() * 21) as u64));
     group.sample_size(10);
     group.bench_function("contact_move_choice", |b| {

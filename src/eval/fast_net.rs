@@ -11,6 +11,9 @@
 
 use super::network::{MAX_HIDDEN, Mlp, OUTPUTS, hidden_layer, output_layer, sigmoid};
 
+/// The most inputs the vector paths gather.
+const MAX_INPUTS: usize = 512;
+
 pub struct FastNet {
     inputs: usize,
     hidden: usize,
@@ -44,6 +47,14 @@ impl FastNet {
     #[inline]
     pub fn forward(&self, input: &[f32]) -> [f32; OUTPUTS] {
         #[cfg(target_arch = "x86_64")]
+        if self.hidden.is_multiple_of(16)
+            && self.inputs <= MAX_INPUTS
+            && std::is_x86_feature_detected!("avx512f")
+        {
+            // SAFETY: the CPU supports the features the function is built for.
+            return unsafe { self.forward_avx512(input) };
+        }
+        #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2")
             && std::is_x86_feature_detected!("fma")
             && std::is_x86_feature_detected!("f16c")
@@ -61,76 +72,193 @@ impl FastNet {
         output_layer(&self.w2, &self.b2, hidden)
     }
 
-    /// The non-zero inputs are gathered first; then each block of 64
-    /// hidden units is accumulated in eight registers over all of them, so
-    /// the accumulators never touch memory.
+    /// The AVX-512 pass: the non-zero inputs gathered sixteen at a time
+    /// by a compress, then 16-lane sums.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx2,fma,f16c")]
+    unsafe fn forward_avx512(&self, input: &[f32]) -> [f32; OUTPUTS] {
+        use std::arch::x86_64::*;
+        assert!(input.len() == self.inputs && input.len() <= MAX_INPUTS);
+        // Room for a full 16-lane store past the last non-zero input.
+        let mut nz = NonZero::new();
+        let mut start = 0;
+        // SAFETY: loads read input[start..start + 16] inside input; stores
+        // write 16 lanes at n <= start, inside the arrays' extra room.
+        unsafe {
+            let mut lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            while start + 16 <= input.len() {
+                let x = _mm512_loadu_ps(input.as_ptr().add(start));
+                let keep = _mm512_cmp_ps_mask::<_CMP_NEQ_OQ>(x, _mm512_setzero_ps());
+                _mm512_storeu_ps(
+                    nz.value.as_mut_ptr().add(nz.n),
+                    _mm512_maskz_compress_ps(keep, x),
+                );
+                _mm512_storeu_si512(
+                    nz.index.as_mut_ptr().add(nz.n) as *mut __m512i,
+                    _mm512_maskz_compress_epi32(keep, lanes),
+                );
+                nz.n += keep.count_ones() as usize;
+                lanes = _mm512_add_epi32(lanes, _mm512_set1_epi32(16));
+                start += 16;
+            }
+        }
+        nz.push_from(input, start);
+        let mut hidden = [0f32; MAX_HIDDEN];
+        // SAFETY: the features were enabled by the caller's detection.
+        unsafe { self.accumulate_avx512(&nz, &mut hidden) };
+        self.finish(&mut hidden[..self.hidden])
+    }
+
+    /// The AVX2 pass: eight-lane sums.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma,f16c")]
     unsafe fn forward_avx2(&self, input: &[f32]) -> [f32; OUTPUTS] {
-        use std::arch::x86_64::*;
-        let h = self.hidden;
-        assert!(
-            input.len() == self.inputs
-                && self.w1_half.len() == self.inputs * h
-                && h <= MAX_HIDDEN
-                && self.inputs <= 512
-        );
-        let mut nz_index = [0u32; 512];
-        let mut nz_value = [0f32; 512];
-        let mut n = 0;
-        for (i, &x) in input.iter().enumerate() {
-            nz_index[n] = i as u32;
-            nz_value[n] = x;
-            n += (x != 0.0) as usize;
-        }
+        assert!(input.len() == self.inputs && input.len() <= MAX_INPUTS);
+        let mut nz = NonZero::new();
+        nz.push_from(input, 0);
         let mut hidden = [0f32; MAX_HIDDEN];
-        let w = self.w1_half.as_ptr();
-        let nonzero = || nz_index[..n].iter().zip(&nz_value[..n]);
-        let row_weights = |i: u32, block: usize, k: usize| {
-            // SAFETY: i < inputs and block + 8k + 8 <= h, so the eight
-            // weights lie inside w1_half.
-            unsafe {
-                let p = w.add(i as usize * h + block + 8 * k);
-                _mm256_cvtph_ps(_mm_loadu_si128(p as *const __m128i))
-            }
-        };
-        let mut block = 0;
-        // SAFETY (the loads and stores below): block + lane < h, and
-        // hidden and b1 hold h values.
-        unsafe {
-            while block + 64 <= h {
-                let b = self.b1.as_ptr().add(block);
-                let mut acc = [_mm256_setzero_ps(); 8];
-                for (k, a) in acc.iter_mut().enumerate() {
-                    *a = _mm256_loadu_ps(b.add(8 * k));
-                }
-                for (&i, &v) in nonzero() {
-                    let x = _mm256_set1_ps(v);
-                    for (k, a) in acc.iter_mut().enumerate() {
-                        *a = _mm256_fmadd_ps(x, row_weights(i, block, k), *a);
-                    }
-                }
-                for (k, a) in acc.iter().enumerate() {
-                    _mm256_storeu_ps(hidden.as_mut_ptr().add(block + 8 * k), *a);
-                }
-                block += 64;
-            }
-            while block < h {
-                let mut a = _mm256_loadu_ps(self.b1.as_ptr().add(block));
-                for (&i, &v) in nonzero() {
-                    a = _mm256_fmadd_ps(_mm256_set1_ps(v), row_weights(i, block, 0), a);
-                }
-                _mm256_storeu_ps(hidden.as_mut_ptr().add(block), a);
-                block += 8;
-            }
-        }
-        let hidden = &mut hidden[..h];
+        // SAFETY: the features were enabled by the caller's detection.
+        unsafe { self.accumulate_avx2(&nz, &mut hidden) };
+        self.finish(&mut hidden[..self.hidden])
+    }
+
+    /// Sigmoid hidden units and the output layer; inlined into each vector
+    /// pass so that it is vectorised at that pass's width.
+    #[inline(always)]
+    fn finish(&self, hidden: &mut [f32]) -> [f32; OUTPUTS] {
         for a in hidden.iter_mut() {
             *a = sigmoid(*a);
         }
         output_layer(&self.w2, &self.b2, hidden)
     }
 }
+
+/// The non-zero inputs of one evaluation, as (index, value) lists.
+struct NonZero {
+    index: [i32; MAX_INPUTS + 16],
+    value: [f32; MAX_INPUTS + 16],
+    n: usize,
+    /// Length of the input they came from: every index is below it.
+    inputs: usize,
+}
+
+impl NonZero {
+    #[inline(always)]
+    fn new() -> NonZero {
+        NonZero {
+            index: [0; MAX_INPUTS + 16],
+            value: [0.0; MAX_INPUTS + 16],
+            n: 0,
+            inputs: 0,
+        }
+    }
+
+    /// Appends the non-zero inputs from `start` on, branch-free: every
+    /// input is written, and kept by advancing the count.
+    #[inline(always)]
+    fn push_from(&mut self, input: &[f32], start: usize) {
+        self.inputs = input.len();
+        for (i, &x) in input.iter().enumerate().skip(start) {
+            self.index[self.n] = i as i32;
+            self.value[self.n] = x;
+            self.n += (x != 0.0) as usize;
+        }
+    }
+}
+
+/// One first-layer accumulation per vector width: each block of
+/// `8 × LANES` hidden units is summed in eight registers over all the
+/// non-zero inputs, so the accumulators never touch memory; a narrower
+/// tail takes one register at a time.
+macro_rules! accumulate {
+    ($name:ident, $features:literal, $lanes:literal, $zero:ident, $load:ident,
+     $set1:ident, $fmadd:ident, $store:ident, $half_load:ident, $half_reg:ty, $widen:ident) => {
+        impl FastNet {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn $name(&self, nz: &NonZero, hidden: &mut [f32; MAX_HIDDEN]) {
+                let (index, value) = (&nz.index[..nz.n], &nz.value[..nz.n]);
+                use std::arch::x86_64::*;
+                const LANES: usize = $lanes;
+                let h = self.hidden;
+                assert!(
+                    self.w1_half.len() == self.inputs * h
+                        && h <= MAX_HIDDEN
+                        && h.is_multiple_of(LANES)
+                        && nz.inputs == self.inputs
+                );
+                let w = self.w1_half.as_ptr();
+                let row_weights = |i: i32, block: usize, k: usize| {
+                    // SAFETY: i < nz.inputs = inputs (every index NonZero
+                    // holds came from its input), and block + LANES·(k + 1) <= h, so
+                    // the weights lie inside w1_half.
+                    unsafe {
+                        let p = w.add(i as usize * h + block + LANES * k);
+                        $widen($half_load(p as *const $half_reg))
+                    }
+                };
+                let mut block = 0;
+                // SAFETY (the loads and stores below): block + lane < h,
+                // and hidden and b1 hold at least h values.
+                unsafe {
+                    while block + 8 * LANES <= h {
+                        let b = self.b1.as_ptr().add(block);
+                        let mut acc = [$zero(); 8];
+                        for (k, a) in acc.iter_mut().enumerate() {
+                            *a = $load(b.add(LANES * k));
+                        }
+                        for (&i, &v) in index.iter().zip(value) {
+                            let x = $set1(v);
+                            for (k, a) in acc.iter_mut().enumerate() {
+                                *a = $fmadd(x, row_weights(i, block, k), *a);
+                            }
+                        }
+                        for (k, a) in acc.iter().enumerate() {
+                            $store(hidden.as_mut_ptr().add(block + LANES * k), *a);
+                        }
+                        block += 8 * LANES;
+                    }
+                    while block < h {
+                        let mut a = $load(self.b1.as_ptr().add(block));
+                        for (&i, &v) in index.iter().zip(value) {
+                            a = $fmadd($set1(v), row_weights(i, block, 0), a);
+                        }
+                        $store(hidden.as_mut_ptr().add(block), a);
+                        block += LANES;
+                    }
+                }
+            }
+        }
+    };
+}
+
+accumulate!(
+    accumulate_avx2,
+    "avx2,fma,f16c",
+    8,
+    _mm256_setzero_ps,
+    _mm256_loadu_ps,
+    _mm256_set1_ps,
+    _mm256_fmadd_ps,
+    _mm256_storeu_ps,
+    _mm_loadu_si128,
+    __m128i,
+    _mm256_cvtph_ps
+);
+accumulate!(
+    accumulate_avx512,
+    "avx512f,avx2,fma,f16c",
+    16,
+    _mm512_setzero_ps,
+    _mm512_loadu_ps,
+    _mm512_set1_ps,
+    _mm512_fmadd_ps,
+    _mm512_storeu_ps,
+    _mm256_loadu_si256,
+    __m256i,
+    _mm512_cvtph_ps
+);
 
 /// `x` rounded to the nearest binary16 (ties to even), as its bits.
 /// Magnitudes beyond binary16's range saturate at its largest finite value:
@@ -251,12 +379,34 @@ mod tests {
                     }
                 })
                 .collect();
-            let (fast, portable) = (net.forward(&input), net.forward_portable(&input));
-            for o in 0..OUTPUTS {
-                assert!(
-                    (portable[o] - fast[o]).abs() < 1e-5,
-                    "hidden {hidden}: {portable:?} vs {fast:?}"
-                );
+            let portable = net.forward_portable(&input);
+            let mut paths = vec![("dispatch", net.forward(&input))];
+            #[cfg(target_arch = "x86_64")]
+            {
+                let has = |f: &str| match f {
+                    "avx2" => {
+                        std::is_x86_feature_detected!("avx2")
+                            && std::is_x86_feature_detected!("fma")
+                            && std::is_x86_feature_detected!("f16c")
+                    }
+                    _ => std::is_x86_feature_detected!("avx512f"),
+                };
+                if has("avx2") {
+                    // SAFETY: the features were detected.
+                    paths.push(("avx2", unsafe { net.forward_avx2(&input) }));
+                }
+                if has("avx512") && hidden % 16 == 0 {
+                    // SAFETY: the features were detected.
+                    paths.push(("avx512", unsafe { net.forward_avx512(&input) }));
+                }
+            }
+            for (name, out) in paths {
+                for o in 0..OUTPUTS {
+                    assert!(
+                        (portable[o] - out[o]).abs() < 1e-5,
+                        "hidden {hidden}, {name}: {portable:?} vs {out:?}"
+                    );
+                }
             }
         }
     }
