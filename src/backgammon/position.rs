@@ -183,6 +183,21 @@ impl Position {
     }
 }
 
+#[cfg(test)]
+impl Position {
+    /// For tests: each side's (point in its own numbering, checkers).
+    pub fn from_points(mover: &[(usize, u8)], opponent: &[(usize, u8)]) -> Position {
+        let side = |points: &[(usize, u8)]| {
+            let mut s = [0u8; 25];
+            for &(point, n) in points {
+                s[point - 1] = n;
+            }
+            s
+        };
+        Position::from_sides(&side(mover), &side(opponent)).unwrap()
+    }
+}
+
 impl Default for Position {
     fn default() -> Self {
         Position::starting()

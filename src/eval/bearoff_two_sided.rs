@@ -235,22 +235,11 @@ impl TwoSidedDb {
 mod tests {
     use super::*;
 
-    fn pos(mine: &[(usize, u8)], theirs: &[(usize, u8)]) -> Position {
-        let (mut me, mut opp) = ([0u8; 25], [0u8; 25]);
-        for &(p, n) in mine {
-            me[p - 1] = n;
-        }
-        for &(p, n) in theirs {
-            opp[p - 1] = n;
-        }
-        Position::from_sides(&me, &opp).unwrap()
-    }
-
     #[test]
     fn hand_checked_endings() {
         let db = TwoSidedDb::get();
         // One checker on the 4-point against one anywhere: 34/36 on this roll.
-        let p = pos(&[(4, 1)], &[(1, 1)]);
+        let p = Position::from_points(&[(4, 1)], &[(1, 1)]);
         assert!((db.win(&p).unwrap() - 34.0 / 36.0).abs() < 1e-6);
         // Double/pass: the cubeful equity is the cash; no double would
         // be 2p − 1 (the last roll), double/take twice that.
@@ -262,14 +251,17 @@ mod tests {
         let e = db.equity(&p, CubeSlot::Opponent).unwrap();
         assert!((e - (2.0 * 34.0 / 36.0 - 1.0)).abs() < 1e-6);
         // On the 6-point: 27/36, a double and an exactly borderline take.
-        let p = pos(&[(6, 1)], &[(1, 1)]);
+        let p = Position::from_points(&[(6, 1)], &[(1, 1)]);
         assert!((db.win(&p).unwrap() - 27.0 / 36.0).abs() < 1e-6);
         assert!((db.equity(&p, CubeSlot::Centered).unwrap() - 1.0).abs() < 1e-6);
         // Two on the 2-point: every roll but the ten with a single 1.
-        let p = pos(&[(2, 2)], &[(1, 2)]);
+        let p = Position::from_points(&[(2, 2)], &[(1, 2)]);
         assert!((db.win(&p).unwrap() - 26.0 / 36.0).abs() < 1e-6);
         // Too many checkers: not covered.
-        assert!(db.win(&pos(&[(1, 7)], &[(1, 1)])).is_none());
+        assert!(
+            db.win(&Position::from_points(&[(1, 7)], &[(1, 1)]))
+                .is_none()
+        );
     }
 
     #[test]
@@ -278,7 +270,7 @@ mod tests {
         // is exact when both sides simply race to finish.
         let db = TwoSidedDb::get();
         let one = super::super::bearoff::BearoffDb::get();
-        let p = pos(&[(6, 2), (3, 2), (1, 1)], &[(5, 3), (2, 2)]);
+        let p = Position::from_points(&[(6, 2), (3, 2), (1, 1)], &[(5, 3), (2, 2)]);
         let exact = db.win(&p).unwrap();
         let approx = one.probs(&p).unwrap().win();
         assert!((exact - approx).abs() < 0.02, "{exact} {approx}");

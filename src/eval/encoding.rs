@@ -470,18 +470,6 @@ mod tests {
     use super::*;
     use crate::notation::position_id;
 
-    /// A position from each side's (point in its own numbering, checkers).
-    fn board(mover: &[(usize, u8)], opponent: &[(usize, u8)]) -> Position {
-        let side = |points: &[(usize, u8)]| {
-            let mut s = [0u8; 25];
-            for &(point, n) in points {
-                s[point - 1] = n;
-            }
-            s
-        };
-        Position::from_sides(&side(mover), &side(opponent)).unwrap()
-    }
-
     fn features(id: &str) -> [f32; FEATURES_PER_SIDE] {
         let pos = position_id::decode(id).unwrap();
         let mut f = [0f32; FEATURES_PER_SIDE];
@@ -529,7 +517,7 @@ mod tests {
         // the 18 point itself is closed).
         // The opponent's 7 point is the mover's 18; its 20 point the
         // mover's 5, behind the checker.
-        let pos = board(&[(24, 1), (1, 14)], &[(7, 2), (20, 13)]);
+        let pos = Position::from_points(&[(24, 1), (1, 14)], &[(7, 2), (20, 13)]);
         let m = masks(&pos);
         // Any 6 cannot land on 18; sums of 7+ land at 17 or lower through
         // 24−a (never 18 unless a = 6). Mixed rolls with a+b ≥ 7: 6-1..6-5
@@ -631,7 +619,7 @@ mod tests {
         // 2-2 once each, 5-1 and 4-2 twice each): 11 + 2 + 2 + 1 + 1 = 17.
         // The blot on the mover's 10 point; the opponent's 21 point is the
         // mover's 4, 6 pips behind it.
-        let pos = board(&[(10, 1), (1, 14)], &[(21, 15)]);
+        let pos = Position::from_points(&[(10, 1), (1, 14)], &[(21, 15)]);
         assert_eq!(hit_rolls(&masks(&pos)), 17);
     }
 
@@ -639,7 +627,7 @@ mod tests {
     fn a_made_point_blocks_indirect_shots() {
         // As above but the mover holds its 7 point: 3-3 (via 7) is blocked,
         // 2-2 goes 6, 8, 10 untouched; 5-1 via 9 or 5; 4-2 via 8 or 6.
-        let pos = board(&[(10, 1), (7, 2), (1, 12)], &[(21, 15)]);
+        let pos = Position::from_points(&[(10, 1), (7, 2), (1, 12)], &[(21, 15)]);
         assert_eq!(hit_rolls(&masks(&pos)), 16);
     }
 

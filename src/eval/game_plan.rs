@@ -62,22 +62,11 @@ fn crunched(pos: &Position) -> bool {
 mod tests {
     use super::*;
 
-    fn position(mover: &[(usize, u8)], opponent: &[(usize, u8)]) -> Position {
-        let (mut me, mut opp) = ([0u8; 25], [0u8; 25]);
-        for &(p, n) in mover {
-            me[p - 1] = n;
-        }
-        for &(p, n) in opponent {
-            opp[p - 1] = n;
-        }
-        Position::from_sides(&me, &opp).unwrap()
-    }
-
     #[test]
     fn plans_of_typical_positions() {
         assert_eq!(GamePlan::of(&Position::starting()), GamePlan::Contact);
         // Anchors on the opponent's 1- and 3-points, far behind.
-        let back = position(
+        let back = Position::from_points(
             &[(24, 2), (22, 3), (13, 4), (6, 3), (8, 3)],
             &[(6, 5), (5, 4), (4, 3), (8, 3)],
         );
@@ -85,16 +74,16 @@ mod tests {
         // Seen from the other side the plan is the same.
         assert_eq!(GamePlan::of(&back.swap()), GamePlan::BackGame);
         // The opponent holds its 20-point (our 5-point) anchor.
-        let holding = position(
+        let holding = Position::from_points(
             &[(13, 5), (8, 4), (6, 6)],
             &[(20, 2), (13, 5), (8, 3), (6, 5)],
         );
         assert_eq!(GamePlan::of(&holding), GamePlan::Holding);
         // Seven checkers on our 1- to 3-points with a checker still back.
-        let crashed = position(&[(24, 1), (3, 3), (2, 3), (1, 2), (6, 6)], &[(6, 15)]);
+        let crashed = Position::from_points(&[(24, 1), (3, 3), (2, 3), (1, 2), (6, 6)], &[(6, 15)]);
         assert_eq!(GamePlan::of(&crashed), GamePlan::Crashed);
         assert!(GamePlan::BackGame.is_hard() && !GamePlan::Contact.is_hard());
-        let race = position(&[(6, 15)], &[(6, 15)]);
+        let race = Position::from_points(&[(6, 15)], &[(6, 15)]);
         assert_eq!(GamePlan::of(&race), GamePlan::Race);
     }
 }
