@@ -79,7 +79,6 @@ impl FastNet {
     unsafe fn forward_avx512(&self, input: &[f32]) -> [f32; OUTPUTS] {
         use std::arch::x86_64::*;
         assert!(input.len() == self.inputs && input.len() <= MAX_INPUTS);
-        // Room for a full 16-lane store past the last non-zero input.
         let mut nz = NonZero::new();
         let mut start = 0;
         // SAFETY: loads read input[start..start + 16] inside input; stores
@@ -133,7 +132,8 @@ impl FastNet {
     }
 }
 
-/// The non-zero inputs of one evaluation, as (index, value) lists.
+/// The non-zero inputs of one evaluation, as (index, value) lists, with
+/// room for a full 16-lane store past the last one.
 struct NonZero {
     index: [i32; MAX_INPUTS + 16],
     value: [f32; MAX_INPUTS + 16],
