@@ -14,7 +14,37 @@ use super::network::{MAX_HIDDEN, Mlp, OUTPUTS, hidden_layer, output_layer, sigmo
 /// The most inputs the vector paths gather.
 const MAX_INPUTS: usize = 512;
 
+/// Which pass this CPU runs, detected once when the network is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    /// AVX-512F, for hidden sizes that are multiples of 16.
+    Avx512,
+    /// AVX2 with FMA and F16C.
+    Avx2,
+    Portable,
+}
+
+impl Pass {
+    fn detect(hidden: usize, inputs: usize) -> Pass {
+        #[cfg(target_arch = "x86_64")]
+        if inputs <= MAX_INPUTS {
+            let avx2 = std::is_x86_feature_detected!("avx2")
+                && std::is_x86_feature_detected!("fma")
+                && std::is_x86_feature_detected!("f16c");
+            if avx2 && hidden.is_multiple_of(16) && std::is_x86_feature_detected!("avx512f") {
+                return Pass::Avx512;
+            }
+            if avx2 {
+                return Pass::Avx2;
+            }
+        }
+        let _ = (hidden, inputs);
+        Pass::Portable
+    }
+}
+
 pub struct FastNet {
+    pass: Pass,
     inputs: usize,
     hidden: usize,
     /// `[inputs][hidden]`, binary16 bits.
@@ -31,6 +61,7 @@ impl From<&Mlp> for FastNet {
     fn from(m: &Mlp) -> FastNet {
         let w1_half: Vec<u16> = m.w1.iter().map(|&w| f16_bits(w)).collect();
         FastNet {
+            pass: Pass::detect(m.hidden, m.inputs),
             inputs: m.inputs,
             hidden: m.hidden,
             w1_rounded: w1_half.iter().map(|&h| f16_value(h)).collect(),
@@ -46,23 +77,14 @@ impl FastNet {
     /// The five output probabilities for `input` (length `inputs`).
     #[inline]
     pub fn forward(&self, input: &[f32]) -> [f32; OUTPUTS] {
-        #[cfg(target_arch = "x86_64")]
-        if self.hidden.is_multiple_of(16)
-            && self.inputs <= MAX_INPUTS
-            && std::is_x86_feature_detected!("avx512f")
-        {
-            // SAFETY: the CPU supports the features the function is built for.
-            return unsafe { self.forward_avx512(input) };
+        match self.pass {
+            // SAFETY: `Pass::detect` found the features each pass is built for.
+            #[cfg(target_arch = "x86_64")]
+            Pass::Avx512 => unsafe { self.forward_avx512(input) },
+            #[cfg(target_arch = "x86_64")]
+            Pass::Avx2 => unsafe { self.forward_avx2(input) },
+            _ => self.forward_portable(input),
         }
-        #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("fma")
-            && std::is_x86_feature_detected!("f16c")
-        {
-            // SAFETY: the CPU supports the features the function is built for.
-            return unsafe { self.forward_avx2(input) };
-        }
-        self.forward_portable(input)
     }
 
     fn forward_portable(&self, input: &[f32]) -> [f32; OUTPUTS] {
@@ -103,7 +125,7 @@ impl FastNet {
         }
         nz.push_from(input, start);
         let mut hidden = [0f32; MAX_HIDDEN];
-        // SAFETY: the features were enabled by the caller's detection.
+        // SAFETY: this function's features include the accumulation's.
         unsafe { self.accumulate_avx512(&nz, &mut hidden) };
         self.finish(&mut hidden[..self.hidden])
     }
@@ -116,7 +138,7 @@ impl FastNet {
         let mut nz = NonZero::new();
         nz.push_from(input, 0);
         let mut hidden = [0f32; MAX_HIDDEN];
-        // SAFETY: the features were enabled by the caller's detection.
+        // SAFETY: this function's features include the accumulation's.
         unsafe { self.accumulate_avx2(&nz, &mut hidden) };
         self.finish(&mut hidden[..self.hidden])
     }
@@ -381,24 +403,16 @@ mod tests {
                 .collect();
             let portable = net.forward_portable(&input);
             let mut paths = vec![("dispatch", net.forward(&input))];
+            // SAFETY (each call): the pass detected covers the features of
+            // every pass below it.
             #[cfg(target_arch = "x86_64")]
-            {
-                let has = |f: &str| match f {
-                    "avx2" => {
-                        std::is_x86_feature_detected!("avx2")
-                            && std::is_x86_feature_detected!("fma")
-                            && std::is_x86_feature_detected!("f16c")
-                    }
-                    _ => std::is_x86_feature_detected!("avx512f"),
-                };
-                if has("avx2") {
-                    // SAFETY: the features were detected.
+            match net.pass {
+                Pass::Avx512 => {
+                    paths.push(("avx512", unsafe { net.forward_avx512(&input) }));
                     paths.push(("avx2", unsafe { net.forward_avx2(&input) }));
                 }
-                if has("avx512") && hidden % 16 == 0 {
-                    // SAFETY: the features were detected.
-                    paths.push(("avx512", unsafe { net.forward_avx512(&input) }));
-                }
+                Pass::Avx2 => paths.push(("avx2", unsafe { net.forward_avx2(&input) })),
+                Pass::Portable => {}
             }
             for (name, out) in paths {
                 for o in 0..OUTPUTS {
