@@ -11,8 +11,9 @@ use crate::eval::{Evaluator, NetKind, Probs};
 use crate::players::duel::splitmix;
 use crate::rollout::{RolloutSettings, rollout};
 use crate::search::Searcher;
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::{RngExt, SeedableRng};
+use rand::seq::IndexedRandom;
 use rayon::prelude::*;
 
 /// How the positions are chosen and rolled out.
@@ -36,6 +37,8 @@ pub fn play_games(eval: &Evaluator, games: u64, seed: u64, how: &RolloutTargets)
         .map(|i| {
             let game_seed = splitmix(seed ^ splitmix(i));
             let mut rng = SmallRng::seed_from_u64(game_seed);
+            // The positions are what is wanted; the game's own λ-returns
+            // are replaced by rollouts below.
             let samples = play_game(eval, &mut rng, 1.0, how.exploration);
             choose(&samples, how, &mut rng)
                 .into_iter()
@@ -59,33 +62,21 @@ pub fn play_games(eval: &Evaluator, games: u64, seed: u64, how: &RolloutTargets)
 /// replacement with weight `hard_weight` for hard game plans and 1 for
 /// the rest.
 fn choose(samples: &[Sample], how: &RolloutTargets, rng: &mut SmallRng) -> Vec<Sample> {
-    let mut pool: Vec<(Sample, f32)> = samples
+    let pool: Vec<&Sample> = samples
         .iter()
         .filter(|s| s.kind == NetKind::Contact)
-        .map(|s| {
-            let w = if GamePlan::of(&s.position).is_hard() {
-                how.hard_weight
-            } else {
-                1.0
-            };
-            (*s, w)
-        })
         .collect();
-    let mut out = Vec::with_capacity(how.per_game as usize);
-    while out.len() < how.per_game as usize && !pool.is_empty() {
-        let total: f32 = pool.iter().map(|(_, w)| w).sum();
-        let mut x = rng.random::<f32>() * total;
-        let mut pick = pool.len() - 1;
-        for (k, (_, w)) in pool.iter().enumerate() {
-            if x < *w {
-                pick = k;
-                break;
-            }
-            x -= w;
+    let weight = |s: &&Sample| {
+        if GamePlan::of(&s.position).is_hard() {
+            how.hard_weight
+        } else {
+            1.0
         }
-        out.push(pool.swap_remove(pick).0);
-    }
-    out
+    };
+    pool.sample_weighted(rng, how.per_game as usize, weight)
+        .expect("weights are positive and finite (the config is validated)")
+        .map(|s| **s)
+        .collect()
 }
 
 /// The rollout probabilities of `sample`'s position for its roller.
