@@ -38,6 +38,12 @@ pub struct TrainConfig {
     pub drop_features: Vec<usize>,
     /// Chance of playing a random legal move instead of the best one.
     pub exploration: f32,
+    /// Standard deviation of Gaussian noise on each candidate's equity in
+    /// self-play (gnubg's player noise): the games reach back games and
+    /// crashed boards that greedy play seldom does. A turn that strays
+    /// from the best move trains on the best move's value and cuts the
+    /// TD(λ) trace, so targets stay those of greedy play.
+    pub move_noise: f32,
     /// Targets from our own search instead of TD(λ): each position's
     /// target is its `target_ply`-ply value (0 = TD(λ) returns). Deeper
     /// targets are less noisy and see further, at about 21× the work per
@@ -72,6 +78,7 @@ impl Default for TrainConfig {
             batch_size: 128,
             epochs: 1,
             exploration: 0.0,
+            move_noise: 0.0,
             target_ply: 0,
             rollout_trials: 0,
             rollouts_per_game: 4,
@@ -164,6 +171,9 @@ impl TrainConfig {
             return Err(ConfigError::Invalid(
                 "lambda and exploration lie in [0, 1]".into(),
             ));
+        }
+        if !(self.move_noise.is_finite() && (0.0..=1.0).contains(&self.move_noise)) {
+            return Err(ConfigError::Invalid("move_noise lies in [0, 1]".into()));
         }
         let positive = |lr: f64| lr.is_finite() && lr > 0.0;
         if !positive(self.learning_rate) || !self.learning_rate_end.is_none_or(positive) {

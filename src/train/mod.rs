@@ -25,6 +25,7 @@ pub use config::TrainConfig;
 use curve::CurvePoint;
 use dev_set::DevSet;
 use learner::Learners;
+use selfplay::MovePolicy;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -149,23 +150,20 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         let step_seed = splitmix(cfg.seed ^ splitmix(state.step.wrapping_add(1 << 40)));
         let eval = Evaluator::new(state.model.clone());
         let t0 = Instant::now();
+        let policy = MovePolicy {
+            exploration: cfg.exploration,
+            noise: cfg.move_noise,
+        };
         let samples = if cfg.rollout_trials > 0 {
             let how = rollout_targets::RolloutTargets {
                 trials: cfg.rollout_trials,
                 per_game: cfg.rollouts_per_game,
                 hard_weight: cfg.hard_plan_weight,
-                exploration: cfg.exploration,
+                policy,
             };
             rollout_targets::play_games(&eval, games, step_seed, &how)
         } else {
-            selfplay::play_games(
-                &eval,
-                games,
-                step_seed,
-                cfg.lambda,
-                cfg.exploration,
-                cfg.target_ply,
-            )
+            selfplay::play_games(&eval, games, step_seed, cfg.lambda, policy, cfg.target_ply)
         };
         let t1 = Instant::now();
         let rate = cfg.learning_rate_at(state.games_played);

@@ -5,7 +5,7 @@
 //! spots where a TD target, bootstrapped from the same network a move
 //! later, cannot: a back game's fate is decided dozens of moves on.
 
-use super::selfplay::{Sample, play_game};
+use super::selfplay::{MovePolicy, Sample, play_game};
 use crate::eval::game_plan::GamePlan;
 use crate::eval::{Evaluator, NetKind, Probs};
 use crate::players::duel::splitmix;
@@ -25,7 +25,8 @@ pub struct RolloutTargets {
     pub per_game: u32,
     /// How much more likely a position in a hard game plan is chosen.
     pub hard_weight: f32,
-    pub exploration: f32,
+    /// How the games that supply the positions are played.
+    pub policy: MovePolicy,
 }
 
 /// Plays `games` self-play games and returns the rolled-out samples of
@@ -39,7 +40,7 @@ pub fn play_games(eval: &Evaluator, games: u64, seed: u64, how: &RolloutTargets)
             let mut rng = SmallRng::seed_from_u64(game_seed);
             // The positions are what is wanted; the game's own λ-returns
             // are replaced by rollouts below.
-            let samples = play_game(eval, &mut rng, 1.0, how.exploration);
+            let samples = play_game(eval, &mut rng, 1.0, how.policy);
             choose(&samples, how, &mut rng)
                 .into_iter()
                 .enumerate()
@@ -104,7 +105,10 @@ mod tests {
             trials: 36,
             per_game: 3,
             hard_weight: 4.0,
-            exploration: 0.1,
+            policy: MovePolicy {
+                exploration: 0.1,
+                noise: 0.0,
+            },
         };
         let a = play_games(&eval, 2, 9, &how);
         assert!(!a.is_empty() && a.len() <= 6);

@@ -25,14 +25,14 @@ pub fn play_games(
     games: u64,
     seed: u64,
     lambda: f32,
-    exploration: f32,
+    policy: MovePolicy,
     target_ply: u8,
 ) -> Vec<Sample> {
     (0..games)
         .into_par_iter()
         .map(|i| {
             let mut rng = SmallRng::seed_from_u64(splitmix(seed ^ splitmix(i)));
-            let mut samples = play_game(eval, &mut rng, lambda, exploration);
+            let mut samples = play_game(eval, &mut rng, lambda, policy);
             if target_ply > 0 {
                 for s in &mut samples {
                     s.target = searched_target(eval, &s.position, target_ply);
@@ -55,39 +55,99 @@ pub fn searched_target(eval: &Evaluator, pos: &Position, ply: u8) -> Probs {
 
 const MAX_TURNS: usize = 400;
 
+/// How self-play strays from the network's best move, to reach positions
+/// greedy play never visits (back games, crashed boards: where gnubg-style
+/// noisy play goes and our own games did not).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MovePolicy {
+    /// Chance of a uniformly random legal move.
+    pub exploration: f32,
+    /// Standard deviation of Gaussian noise added to each candidate's
+    /// equity before the best is picked (gnubg's "noise" for its players).
+    pub noise: f32,
+}
+
+impl MovePolicy {
+    pub fn greedy() -> MovePolicy {
+        MovePolicy::default()
+    }
+
+    /// Index of the move played, given each candidate's equity and the
+    /// greedy best.
+    fn pick(&self, rng: &mut SmallRng, equities: &[f32], best: usize) -> usize {
+        let explore = self.exploration > 0.0 && rng.random_bool(self.exploration as f64);
+        // Drawn every turn, used or not, so that greedy games stay the ones
+        // the shipped recipes were trained on.
+        let draw = rng.random::<u64>();
+        if explore {
+            return (draw % equities.len() as u64) as usize;
+        }
+        if self.noise <= 0.0 {
+            return best;
+        }
+        let mut pick = (best, f32::NEG_INFINITY);
+        for (i, &e) in equities.iter().enumerate() {
+            let noisy = e + self.noise * standard_normal(rng);
+            if noisy > pick.1 {
+                pick = (i, noisy);
+            }
+        }
+        pick.0
+    }
+}
+
+/// Box–Muller: rand 0.10 has no normal distribution without rand_distr.
+fn standard_normal(rng: &mut SmallRng) -> f32 {
+    let u1 = 1.0 - rng.random::<f32>();
+    let u2 = rng.random::<f32>();
+    (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos()
+}
+
+/// One turn of the trail: the position rolled from, the value of the best
+/// move's result for the side that moved, and whether a different move was
+/// played (the game's future then says nothing about the best move).
+#[derive(Clone, Copy, Debug)]
+struct Turn {
+    position: Position,
+    best_value: Probs,
+    strayed: bool,
+}
+
 /// One self-play game's samples.
 pub fn play_game(
     eval: &Evaluator,
     rng: &mut SmallRng,
     lambda: f32,
-    exploration: f32,
+    policy: MovePolicy,
 ) -> Vec<Sample> {
-    // (position rolled from, value of the position after the chosen move,
-    // for the side that moved).
-    let mut trail: Vec<(Position, Probs)> = Vec::with_capacity(64);
+    let mut trail: Vec<Turn> = Vec::with_capacity(64);
+    let mut equities: Vec<f32> = Vec::with_capacity(64);
     let mut pos = Position::starting();
     // An untrained network can shuffle checkers for thousands of turns; a
     // game cut off here ends on the network's own evaluation.
     for turn in 0..MAX_TURNS {
         let dice = roll_for_turn(rng, turn);
-        let explore = exploration > 0.0 && rng.random_bool(exploration as f64);
-        let pick = rng.random::<u64>();
-        let (after, value) = with_legal_moves(&pos, dice, |list| {
+        let (after, best_value, strayed) = with_legal_moves(&pos, dice, |list| {
             let moves = list.as_slice();
-            if explore {
-                let c = &moves[(pick % moves.len() as u64) as usize];
-                return (c.position, eval.after_move(&c.position));
-            }
-            let mut best = (moves[0].position, eval.after_move(&moves[0].position));
-            for c in &moves[1..] {
+            equities.clear();
+            let mut best = (0, Probs::default(), f32::NEG_INFINITY);
+            for (i, c) in moves.iter().enumerate() {
                 let v = eval.after_move(&c.position);
-                if v.equity() > best.1.equity() {
-                    best = (c.position, v);
+                let e = v.equity();
+                equities.push(e);
+                if e > best.2 {
+                    best = (i, v, e);
                 }
             }
-            best
+            let played = policy.pick(rng, &equities, best.0);
+            (moves[played].position, best.1, played != best.0)
         });
-        trail.push((pos, value));
+        trail.push(Turn {
+            position: pos,
+            best_value,
+            strayed,
+        });
+        // A game-ending best move's value is already its exact result.
         if GameResult::of_mover_win(&after).is_some() {
             break;
         }
@@ -97,24 +157,27 @@ pub fn play_game(
 }
 
 /// λ-returns backwards: the last move's value is the exact result; each
-/// earlier one blends the next position's evaluation with its return.
-fn targets(trail: &[(Position, Probs)], lambda: f32) -> Vec<Sample> {
+/// earlier one blends the next position's evaluation with its return, and
+/// a turn that strayed from the best move starts afresh from the best
+/// move's value (Watkins' cut: the future followed another move).
+fn targets(trail: &[Turn], lambda: f32) -> Vec<Sample> {
     let mut out = Vec::with_capacity(trail.len());
     let mut next_return: Option<Probs> = None;
-    for &(position, value) in trail.iter().rev() {
+    for turn in trail.iter().rev() {
+        let value = turn.best_value;
         let ret = match next_return {
-            None => value,
-            Some(g) => {
+            Some(g) if !turn.strayed => {
                 let g = g.flip();
                 let mut r = Probs::default();
                 r.add_scaled(&value, 1.0 - lambda);
                 r.add_scaled(&g, lambda);
                 r
             }
+            _ => value,
         };
-        if let Some(kind) = PositionClass::of(&position).net() {
+        if let Some(kind) = PositionClass::of(&turn.position).net() {
             out.push(Sample {
-                position,
+                position: turn.position,
                 kind,
                 target: ret,
             });
@@ -141,7 +204,7 @@ mod tests {
         let pos = Position::from_sides(&me, &opp).unwrap();
         let t = searched_target(&eval, &pos, 1);
         assert!((t.win() - 34.0 / 36.0).abs() < 1e-6, "{t:?}");
-        let samples = play_games(&eval, 2, 3, 0.7, 0.0, 1);
+        let samples = play_games(&eval, 2, 3, 0.7, MovePolicy::greedy(), 1);
         assert!(
             samples
                 .iter()
@@ -153,7 +216,7 @@ mod tests {
     fn lambda_one_targets_are_the_final_result() {
         let eval = Evaluator::new(Model::random(16, 8, 2));
         let mut rng = SmallRng::seed_from_u64(4);
-        let samples = play_game(&eval, &mut rng, 1.0, 0.0);
+        let samples = play_game(&eval, &mut rng, 1.0, MovePolicy::greedy());
         assert!(samples.len() > 10);
         // With λ = 1 every target is the result, seen from its own side: a
         // certain outcome in {0, 1} for each of the five values.
@@ -168,16 +231,72 @@ mod tests {
         assert!(first.win() == 1.0 || first.win() == 0.0);
     }
 
+    fn turn(value: [f32; 5], strayed: bool) -> Turn {
+        Turn {
+            position: Position::starting(),
+            best_value: Probs(value),
+            strayed,
+        }
+    }
+
     #[test]
     fn lambda_zero_targets_are_the_next_evaluation() {
         let trail = vec![
-            (Position::starting(), Probs([0.6, 0.2, 0.0, 0.1, 0.0])),
-            (Position::starting(), Probs([1.0, 0.0, 0.0, 0.0, 0.0])),
+            turn([0.6, 0.2, 0.0, 0.1, 0.0], false),
+            turn([1.0, 0.0, 0.0, 0.0, 0.0], false),
         ];
         let t = targets(&trail, 0.0);
-        assert_eq!(t[0].target, trail[0].1);
+        assert_eq!(t[0].target, trail[0].best_value);
         let t = targets(&trail, 0.5);
         // 0.5 * own value + 0.5 * the flipped final result (a loss for the first mover).
         assert!((t[0].target.win() - 0.3).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_stray_move_cuts_the_trace() {
+        // The first mover strayed: the game's loss after its stray move says
+        // nothing of its best move, whose value is the target, and the move
+        // before it learns from that value, not from the result.
+        let trail = vec![
+            turn([0.5, 0.1, 0.0, 0.1, 0.0], false),
+            turn([0.6, 0.2, 0.0, 0.1, 0.0], true),
+            turn([1.0, 0.0, 0.0, 0.0, 0.0], false),
+        ];
+        let t = targets(&trail, 1.0);
+        assert_eq!(t[1].target, trail[1].best_value);
+        assert_eq!(t[0].target, trail[1].best_value.flip());
+        let t = targets(&trail, 0.0);
+        assert_eq!(t[1].target, trail[1].best_value);
+    }
+
+    #[test]
+    fn noise_strays_and_greedy_does_not() {
+        let eval = Evaluator::new(Model::random(16, 8, 2));
+        let mut rng = SmallRng::seed_from_u64(5);
+        let equities = [0.1, 0.3, 0.2, -0.4];
+        let greedy = MovePolicy::greedy();
+        assert!((0..200).all(|_| greedy.pick(&mut rng, &equities, 1) == 1));
+        let noisy = MovePolicy {
+            exploration: 0.0,
+            noise: 0.1,
+        };
+        let picks: Vec<usize> = (0..2000)
+            .map(|_| noisy.pick(&mut rng, &equities, 1))
+            .collect();
+        let count = |i| picks.iter().filter(|&&p| p == i).count();
+        // Best kept most often; the close second sometimes; the far-off
+        // fourth (7 standard deviations of the difference away) never.
+        assert!(
+            count(1) > 1000 && count(2) > 100 && count(3) == 0,
+            "{picks:?}"
+        );
+        // And a noisy game still gives sound targets.
+        let samples = play_game(&eval, &mut rng, 0.7, noisy);
+        assert!(samples.len() > 10);
+        assert!(
+            samples
+                .iter()
+                .all(|s| s.target.0.iter().all(|v| (0.0..=1.0).contains(v)))
+        );
     }
 }
