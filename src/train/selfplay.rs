@@ -147,7 +147,7 @@ pub fn play_game(
             best_value,
             strayed,
         });
-        // A game-ending best move's value is already its exact result.
+        // The best move's value is exact when that move ends the game.
         if GameResult::of_mover_win(&after).is_some() {
             break;
         }
