@@ -36,7 +36,8 @@ pub struct TrainConfig {
     /// ablations: their inputs are zeroed in training and their first-layer
     /// weights zeroed in the model, so play never sees them either.
     pub drop_features: Vec<usize>,
-    /// Chance of playing a random legal move instead of the best one.
+    /// Chance of playing a random legal move instead of the best one; such
+    /// a turn trains as a noisy stray does (see `move_noise`).
     pub exploration: f32,
     /// Standard deviation of Gaussian noise on each candidate's equity in
     /// self-play (gnubg's player noise): the games reach back games and
@@ -167,13 +168,12 @@ impl TrainConfig {
                 "hard_plan_weight must be positive".into(),
             ));
         }
-        if !(0.0..=1.0).contains(&self.lambda) || !(0.0..=1.0).contains(&self.exploration) {
+        // `contains` is false for NaN too.
+        let unit = |x: f32| (0.0..=1.0).contains(&x);
+        if !(unit(self.lambda) && unit(self.exploration) && unit(self.move_noise)) {
             return Err(ConfigError::Invalid(
-                "lambda and exploration lie in [0, 1]".into(),
+                "lambda, exploration and move_noise lie in [0, 1]".into(),
             ));
-        }
-        if !(self.move_noise.is_finite() && (0.0..=1.0).contains(&self.move_noise)) {
-            return Err(ConfigError::Invalid("move_noise lies in [0, 1]".into()));
         }
         let positive = |lr: f64| lr.is_finite() && lr > 0.0;
         if !positive(self.learning_rate) || !self.learning_rate_end.is_none_or(positive) {
