@@ -52,6 +52,17 @@ pub fn frame(kind: &FrameKind, payload: &[u8]) -> Vec<u8> {
 
 /// The payload of a frame, after every check.
 pub fn unframe<'a>(kind: &FrameKind, bytes: &'a [u8]) -> Result<&'a [u8], FrameError> {
+    unframe_since(kind, kind.version, bytes).map(|(_, payload)| payload)
+}
+
+/// The format version and payload of a frame written by any version from
+/// `oldest` to the current one, for readers that still decode older
+/// layouts.
+pub fn unframe_since<'a>(
+    kind: &FrameKind,
+    oldest: u32,
+    bytes: &'a [u8],
+) -> Result<(u32, &'a [u8]), FrameError> {
     let name = kind.name;
     if bytes.len() < 8 || &bytes[..8] != kind.magic {
         return Err(FrameError::Magic { kind: name });
@@ -69,7 +80,7 @@ pub fn unframe<'a>(kind: &FrameKind, bytes: &'a [u8]) -> Result<&'a [u8], FrameE
         u64::from_le_bytes(b)
     };
     let version = word(8, 4) as u32;
-    if version != kind.version {
+    if !(oldest..=kind.version).contains(&version) {
         return Err(FrameError::Format {
             kind: name,
             found: version,
@@ -88,7 +99,7 @@ pub fn unframe<'a>(kind: &FrameKind, bytes: &'a [u8]) -> Result<&'a [u8], FrameE
     if checksum(payload) != word(20, 8) {
         return Err(FrameError::Checksum { kind: name });
     }
-    Ok(payload)
+    Ok((version, payload))
 }
 
 #[cfg(test)]
@@ -125,5 +136,15 @@ mod tests {
             unframe(&KIND, &future),
             Err(FrameError::Format { found: 9, .. })
         ));
+        let mut older = framed.clone();
+        older[8] = 2;
+        assert!(matches!(
+            unframe(&KIND, &older),
+            Err(FrameError::Format { found: 2, .. })
+        ));
+        assert_eq!(
+            unframe_since(&KIND, 2, &older).unwrap(),
+            (2, &b"payload bytes"[..])
+        );
     }
 }

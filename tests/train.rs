@@ -92,18 +92,26 @@ fn trains_measures_and_resumes() {
     assert_eq!(csv.lines().count(), 4, "{csv}");
     assert!(String::from_utf8_lossy(&o.stdout).contains("trained 60 games"));
 
-    // A new run can start from a trained model instead of random weights.
+    // A new run can start from a trained model instead of random weights,
+    // and give back games and crashed boards a network of their own.
     let refine = dir.join("refine.json");
     std::fs::write(
         &refine,
         format!(
-            r#"{{"init_model": {:?}, "games": 20, "games_per_step": 20, "measure_every": 20, "measure_games": 10}}"#,
+            r#"{{"init_model": {:?}, "crashed_net": true, "move_noise": 0.2, "games": 20, "games_per_step": 20, "measure_every": 20, "measure_games": 10}}"#,
             out.join("model.net")
         ),
     )
     .unwrap();
-    let o = train(&refine, &dir.join("refined"), &[]);
+    let refined = dir.join("refined");
+    let o = train(&refine, &refined, &[]);
     assert!(o.status.success(), "{o:?}");
+    let o = train(&refine, &refined, &["--resume", "--games", "40"]);
+    assert!(o.status.success(), "{o:?}");
+    let o = run(&["model", refined.join("model.net").to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("self-play games: 100"), "{text}");
+    assert!(text.contains("crashed network: 230-8-5"), "{text}");
     let bad = dir.join("bad-init.json");
     std::fs::write(&bad, r#"{"init_model": "/no/such/model.net"}"#).unwrap();
     let o = train(&bad, &dir.join("bad"), &[]);

@@ -13,8 +13,18 @@ pub fn run(path: Option<&Path>) -> anyhow::Result<()> {
     println!("  description: {}", model.meta.description);
     println!("  self-play games: {}", model.meta.games_trained);
     println!("  input encoding: version {}", model.meta.encoding_version);
-    for (label, net) in [("contact", &model.contact), ("race", &model.race)] {
-        println!("  {label} network: {}-{}-5", net.inputs, net.hidden);
+    let nets = [
+        ("contact", Some(&model.contact)),
+        ("race", Some(&model.race)),
+        ("crashed", model.crashed.as_ref()),
+    ];
+    for (label, net) in nets {
+        match net {
+            Some(net) => println!("  {label} network: {}-{}-5", net.inputs, net.hidden),
+            None => println!(
+                "  {label} network: none (the contact network evaluates back games and crashed boards)"
+            ),
+        }
     }
     Ok(())
 }

@@ -46,12 +46,15 @@ pub fn contact_feature_inputs(k: usize) -> [usize; 2] {
 pub enum NetKind {
     Contact,
     Race,
+    /// Back games and crashed boards, in a model that has a network for
+    /// them: the contact inputs, weights of their own.
+    Crashed,
 }
 
 impl NetKind {
     pub fn inputs(self) -> usize {
         match self {
-            NetKind::Contact => CONTACT_INPUTS,
+            NetKind::Contact | NetKind::Crashed => CONTACT_INPUTS,
             NetKind::Race => RACE_INPUTS,
         }
     }
@@ -68,7 +71,7 @@ pub fn encode(pos: &Position, kind: NetKind, out: &mut [f32]) {
         let block = &mut out[side * per_side..(side + 1) * per_side];
         raw_units(view, &mut block[..RAW_PER_SIDE]);
         match kind {
-            NetKind::Contact => side_features(view, &mut block[RAW_PER_SIDE..]),
+            NetKind::Contact | NetKind::Crashed => side_features(view, &mut block[RAW_PER_SIDE..]),
             NetKind::Race => block[RAW_PER_SIDE] = pip_count(view) as f32 / 100.0,
         }
     }

@@ -4,6 +4,7 @@
 use super::bearoff::BearoffDb;
 use super::encoding::{CONTACT_INPUTS, NetKind, encode};
 use super::fast_net::FastNet;
+use super::game_plan::GamePlan;
 use super::model_file::Model;
 use super::probs::Probs;
 use crate::backgammon::{GameResult, Position};
@@ -31,15 +32,6 @@ impl PositionClass {
             PositionClass::Race
         }
     }
-
-    /// The network that evaluates this class, if one does.
-    pub fn net(self) -> Option<NetKind> {
-        match self {
-            PositionClass::BearOff => None,
-            PositionClass::Race => Some(NetKind::Race),
-            PositionClass::Contact => Some(NetKind::Contact),
-        }
-    }
 }
 
 /// A model plus the bear-off database: evaluates any position.
@@ -47,6 +39,7 @@ pub struct Evaluator {
     model: Model,
     contact: FastNet,
     race: FastNet,
+    crashed: Option<FastNet>,
     bearoff: &'static BearoffDb,
 }
 
@@ -55,8 +48,29 @@ impl Evaluator {
         Evaluator {
             contact: FastNet::from(&model.contact),
             race: FastNet::from(&model.race),
+            crashed: model.crashed.as_ref().map(FastNet::from),
             model,
             bearoff: BearoffDb::get(),
+        }
+    }
+
+    /// The network that evaluates `pos`, if one does (bear-offs are exact).
+    pub fn net_kind(&self, pos: &Position) -> Option<NetKind> {
+        match PositionClass::of(pos) {
+            PositionClass::BearOff => None,
+            PositionClass::Race => Some(NetKind::Race),
+            PositionClass::Contact => Some(self.contact_kind(pos)),
+        }
+    }
+
+    /// The network that evaluates a contact position: the crashed one for
+    /// back games and crashed boards when the model has it.
+    #[inline]
+    pub fn contact_kind(&self, pos: &Position) -> NetKind {
+        if self.crashed.is_some() && GamePlan::of(pos).is_crashed() {
+            NetKind::Crashed
+        } else {
+            NetKind::Contact
         }
     }
 
@@ -77,7 +91,7 @@ impl Evaluator {
                     .expect("bear-off class has both home boards"),
             },
             PositionClass::Race => self.net_probs(NetKind::Race, pos),
-            PositionClass::Contact => self.net_probs(NetKind::Contact, pos),
+            PositionClass::Contact => self.net_probs(self.contact_kind(pos), pos),
         }
     }
 
@@ -90,6 +104,7 @@ impl Evaluator {
         let net = match kind {
             NetKind::Contact => &self.contact,
             NetKind::Race => &self.race,
+            NetKind::Crashed => self.crashed.as_ref().unwrap_or(&self.contact),
         };
         Probs(net.forward(input)).consistent()
     }
@@ -127,6 +142,29 @@ mod tests {
             PositionClass::of(&Position::from_sides(&me, &opp).unwrap()),
             PositionClass::Race
         );
+    }
+
+    #[test]
+    fn back_games_and_crashed_boards_go_to_the_crashed_network() {
+        use crate::eval::network::Mlp;
+        let plain = Model::random(16, 8, 1);
+        let mut model = plain.clone();
+        model.crashed = Some(Mlp::random(CONTACT_INPUTS, 16, 2));
+        let (with, without) = (Evaluator::new(model), Evaluator::new(plain));
+        // The side on roll holds the other's 1- and 3-points.
+        let back = Position::from_points(
+            &[(24, 2), (22, 3), (13, 4), (6, 3), (8, 3)],
+            &[(6, 5), (5, 4), (4, 3), (8, 3)],
+        );
+        assert_eq!(with.net_kind(&back), Some(NetKind::Crashed));
+        assert_eq!(without.net_kind(&back), Some(NetKind::Contact));
+        assert_ne!(with.probs(&back), without.probs(&back));
+        assert_eq!(with.probs(&back), with.net_probs(NetKind::Crashed, &back));
+        // Seen from the other side it is the same kind of game.
+        assert_eq!(with.net_kind(&back.swap()), Some(NetKind::Crashed));
+        let start = Position::starting();
+        assert_eq!(with.net_kind(&start), Some(NetKind::Contact));
+        assert_eq!(with.probs(&start), without.probs(&start));
     }
 
     #[test]

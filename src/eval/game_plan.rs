@@ -38,6 +38,13 @@ impl GamePlan {
         }
     }
 
+    /// The plans a crashed network evaluates, when the model has one: a
+    /// back game's or a crunched board's play (timing, holding on, saving
+    /// the gammon) is unlike the rest of the contact game.
+    pub fn is_crashed(self) -> bool {
+        matches!(self, GamePlan::BackGame | GamePlan::Crashed)
+    }
+
     /// The plans self-play under-samples.
     pub fn is_hard(self) -> bool {
         matches!(
@@ -83,6 +90,7 @@ mod tests {
         let crashed = Position::from_points(&[(24, 1), (3, 3), (2, 3), (1, 2), (6, 6)], &[(6, 15)]);
         assert_eq!(GamePlan::of(&crashed), GamePlan::Crashed);
         assert!(GamePlan::BackGame.is_hard() && !GamePlan::Contact.is_hard());
+        assert!(GamePlan::Crashed.is_crashed() && !GamePlan::Holding.is_crashed());
         let race = Position::from_points(&[(6, 15)], &[(6, 15)]);
         assert_eq!(GamePlan::of(&race), GamePlan::Race);
     }

@@ -8,12 +8,14 @@ use super::encoding::{
     RAW_PER_SIDE,
 };
 use super::network::{Mlp, ShapeError};
-use crate::framed_file::{FrameError, FrameKind, frame, unframe};
+use crate::framed_file::{FrameError, FrameKind, frame, unframe_since};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Version of the model file layout (header and payload structure).
-pub const FORMAT_VERSION: u32 = 1;
+/// Version 2 added the optional crashed network; version 1 files (every
+/// network shipped before it) still load.
+pub const FORMAT_VERSION: u32 = 2;
 const KIND: FrameKind = FrameKind {
     name: "kotra-ai model",
     magic: b"KOTRANET",
@@ -37,6 +39,18 @@ pub struct Model {
     pub meta: ModelMeta,
     pub contact: Mlp,
     pub race: Mlp,
+    /// Back games and crashed boards, if the model gives them a network of
+    /// their own (contact inputs); without one the contact network
+    /// evaluates them.
+    pub crashed: Option<Mlp>,
+}
+
+/// The payload of a version 1 file.
+#[derive(Serialize, Deserialize)]
+struct ModelV1 {
+    meta: ModelMeta,
+    contact: Mlp,
+    race: Mlp,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -75,6 +89,7 @@ impl Model {
             },
             contact: Mlp::random(CONTACT_INPUTS, contact_hidden, seed),
             race: Mlp::random(RACE_INPUTS, race_hidden, seed ^ 0x9e37_79b9_7f4a_7c15),
+            crashed: None,
         }
     }
 
@@ -115,7 +130,16 @@ impl Model {
             })?;
         self.race
             .validate(RACE_INPUTS)
-            .map_err(|error| ModelError::Shape { net: "race", error })
+            .map_err(|error| ModelError::Shape { net: "race", error })?;
+        match &self.crashed {
+            Some(net) => net
+                .validate(CONTACT_INPUTS)
+                .map_err(|error| ModelError::Shape {
+                    net: "crashed",
+                    error,
+                }),
+            None => Ok(()),
+        }
     }
 
     /// This model with `other`'s race network (`other_name` goes into the
@@ -137,10 +161,23 @@ impl Model {
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
-        let payload = unframe(&KIND, bytes)?;
-        let (model, _): (Model, usize) =
+        fn decode<T: serde::de::DeserializeOwned>(payload: &[u8]) -> Result<T, ModelError> {
             bincode::serde::decode_from_slice(payload, bincode::config::standard())
-                .map_err(|e| ModelError::Decode(e.to_string()))?;
+                .map(|(value, _)| value)
+                .map_err(|e| ModelError::Decode(e.to_string()))
+        }
+        let model = match unframe_since(&KIND, 1, bytes)? {
+            (1, payload) => {
+                let v1: ModelV1 = decode(payload)?;
+                Model {
+                    meta: v1.meta,
+                    contact: v1.contact,
+                    race: v1.race,
+                    crashed: None,
+                }
+            }
+            (_, payload) => decode(payload)?,
+        };
         let model = model.upgraded();
         model.validate()?;
         Ok(model)
@@ -224,6 +261,32 @@ mod tests {
         assert!(matches!(
             Model::from_bytes(&old.to_bytes()),
             Err(ModelError::Encoding { found: 1 })
+        ));
+    }
+
+    #[test]
+    fn format_one_files_load_and_crashed_networks_round_trip() {
+        let model = Model::random(16, 8, 9);
+        let v1 = ModelV1 {
+            meta: model.meta.clone(),
+            contact: model.contact.clone(),
+            race: model.race.clone(),
+        };
+        let payload = bincode::serde::encode_to_vec(&v1, bincode::config::standard()).unwrap();
+        let old_kind = FrameKind { version: 1, ..KIND };
+        assert_eq!(
+            Model::from_bytes(&frame(&old_kind, &payload)).unwrap(),
+            model
+        );
+
+        let mut with_crashed = model.clone();
+        with_crashed.crashed = Some(Mlp::random(CONTACT_INPUTS, 16, 10));
+        let bytes = with_crashed.to_bytes();
+        assert_eq!(Model::from_bytes(&bytes).unwrap(), with_crashed);
+        with_crashed.crashed = Some(Mlp::random(RACE_INPUTS, 16, 10));
+        assert!(matches!(
+            Model::from_bytes(&with_crashed.to_bytes()),
+            Err(ModelError::Shape { net: "crashed", .. })
         ));
     }
 

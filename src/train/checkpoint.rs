@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 const KIND: FrameKind = FrameKind {
     name: "kotra-ai checkpoint",
     magic: b"KOTRACKP",
-    version: 1,
+    // 2: the model's optional crashed network and its learner.
+    version: 2,
 };
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -33,6 +34,7 @@ pub struct Checkpoint {
     pub model: Model,
     pub contact: LearnerState,
     pub race: LearnerState,
+    pub crashed: Option<LearnerState>,
     /// The model at the last measurement, the opponent for the next one.
     pub previous: Option<Model>,
     pub curve: Vec<CurvePoint>,

@@ -58,6 +58,10 @@ pub struct TrainConfig {
     /// How much likelier a back game, holding game or crashed position is
     /// chosen for a rollout than any other.
     pub hard_plan_weight: f32,
+    /// Give back games and crashed boards a network of their own
+    /// (`GamePlan::is_crashed`), started as a copy of the contact network
+    /// when the initial model has none.
+    pub crashed_net: bool,
     /// Games between strength measurements (rounded to whole steps).
     pub measure_every: u64,
     /// Games per measurement against PubEval and the previous checkpoint.
@@ -85,6 +89,7 @@ impl Default for TrainConfig {
             rollouts_per_game: 4,
             hard_plan_weight: 1.0,
             drop_features: Vec::new(),
+            crashed_net: false,
             measure_every: 10_000,
             measure_games: 1_000,
         }

@@ -17,16 +17,18 @@ pub struct CurvePoint {
     pub se_previous: f64,
     /// Mean error on the dev set in millipoints; NaN when no set was given.
     pub dev_mp: f64,
+    /// NaN when the model has no crashed network.
+    pub loss_crashed: f64,
 }
 
 pub fn to_csv(points: &[CurvePoint]) -> String {
     let mut s = String::from(
-        "games,seconds,loss_contact,loss_race,ppg_pubeval,se_pubeval,ppg_previous,se_previous,dev_mp\n",
+        "games,seconds,loss_contact,loss_race,ppg_pubeval,se_pubeval,ppg_previous,se_previous,dev_mp,loss_crashed\n",
     );
     for p in points {
         let _ = writeln!(
             s,
-            "{},{:.1},{:.6},{:.6},{:.4},{:.4},{:.4},{:.4},{:.3}",
+            "{},{:.1},{:.6},{:.6},{:.4},{:.4},{:.4},{:.4},{:.3},{:.6}",
             p.games,
             p.seconds,
             p.loss_contact,
@@ -35,7 +37,8 @@ pub fn to_csv(points: &[CurvePoint]) -> String {
             p.se_pubeval,
             p.ppg_previous,
             p.se_previous,
-            p.dev_mp
+            p.dev_mp,
+            p.loss_crashed
         );
     }
     s

@@ -149,6 +149,14 @@ pub struct NetLearner {
     device: Device,
 }
 
+/// How a step's samples are learnt: Adam passes in minibatches.
+#[derive(Clone, Copy, Debug)]
+pub struct AdamPass {
+    pub batch: usize,
+    pub epochs: usize,
+    pub lr: f64,
+}
+
 /// Serialised learner state, for checkpoints.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct LearnerState {
@@ -199,14 +207,8 @@ impl NetLearner {
 
     /// Minibatch Adam steps on the mean squared error over `samples` of this
     /// learner's kind; returns the mean loss.
-    pub fn train(
-        &mut self,
-        samples: &[Sample],
-        batch: usize,
-        epochs: usize,
-        lr: f64,
-        seed: u64,
-    ) -> Option<f64> {
+    pub fn train(&mut self, samples: &[Sample], pass: AdamPass, seed: u64) -> Option<f64> {
+        let AdamPass { batch, epochs, lr } = pass;
         let mut mine: Vec<&Sample> = samples.iter().filter(|s| s.kind == self.kind).collect();
         if mine.is_empty() {
             return None;
@@ -243,10 +245,19 @@ impl NetLearner {
     }
 }
 
-/// Both networks' learners.
+/// One learner per network of the model.
 pub struct Learners {
     pub contact: NetLearner,
     pub race: NetLearner,
+    pub crashed: Option<NetLearner>,
+}
+
+/// Each learner's mean loss over a step (none where it had no samples).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StepLoss {
+    pub contact: Option<f64>,
+    pub race: Option<f64>,
+    pub crashed: Option<f64>,
 }
 
 impl Learners {
@@ -254,34 +265,62 @@ impl Learners {
         Learners {
             contact: NetLearner::new(NetKind::Contact, &model.contact),
             race: NetLearner::new(NetKind::Race, &model.race),
+            crashed: model
+                .crashed
+                .as_ref()
+                .map(|m| NetLearner::new(NetKind::Crashed, m)),
         }
     }
 
-    /// Both learners as a checkpoint left them.
+    /// The learners as a checkpoint left them.
     pub fn restore(
         model: &Model,
         contact: &LearnerState,
         race: &LearnerState,
+        crashed: Option<&LearnerState>,
     ) -> Result<Learners, String> {
+        let crashed = match (&model.crashed, crashed) {
+            (Some(m), Some(state)) => Some(NetLearner::restore(NetKind::Crashed, m, state)?),
+            (None, None) => None,
+            _ => return Err("checkpoint's crashed network and its learner disagree".into()),
+        };
         Ok(Learners {
             contact: NetLearner::restore(NetKind::Contact, &model.contact, contact)?,
             race: NetLearner::restore(NetKind::Race, &model.race, race)?,
+            crashed,
         })
     }
 
-    /// Applies a config's feature ablation to the contact learner.
+    /// Applies a config's feature ablation to the networks with contact
+    /// inputs.
     pub fn drop_features(&mut self, features: &[usize]) {
-        let inputs = features
+        let inputs: Vec<usize> = features
             .iter()
             .flat_map(|&k| crate::eval::encoding::contact_feature_inputs(k))
             .collect();
+        if let Some(crashed) = &mut self.crashed {
+            crashed.drop_inputs(inputs.clone());
+        }
         self.contact.drop_inputs(inputs);
+    }
+
+    /// Every learner's pass over the samples of its network.
+    pub fn train(&mut self, samples: &[Sample], pass: AdamPass, seed: u64) -> StepLoss {
+        StepLoss {
+            contact: self.contact.train(samples, pass, seed ^ 1),
+            race: self.race.train(samples, pass, seed ^ 2),
+            crashed: self
+                .crashed
+                .as_mut()
+                .and_then(|l| l.train(samples, pass, seed ^ 3)),
+        }
     }
 
     /// Writes the trained weights back into `model`.
     pub fn export(&self, model: &mut Model) {
         model.contact = self.contact.weights();
         model.race = self.race.weights();
+        model.crashed = self.crashed.as_ref().map(NetLearner::weights);
     }
 }
 
@@ -329,7 +368,17 @@ mod tests {
             };
             32
         ];
-        learner.train(&samples, 8, 2, 1e-2, 4).unwrap();
+        learner
+            .train(
+                &samples,
+                AdamPass {
+                    batch: 8,
+                    epochs: 2,
+                    lr: 1e-2,
+                },
+                4,
+            )
+            .unwrap();
         let w = learner.weights();
         for i in dropped {
             assert!(
@@ -357,12 +406,44 @@ mod tests {
                 target: Probs([0.9, 0.3, 0.05, 0.02, 0.0]),
             })
             .collect();
-        let first = learner.train(&samples, 16, 1, 1e-2, 1).unwrap();
+        let first = learner
+            .train(
+                &samples,
+                AdamPass {
+                    batch: 16,
+                    epochs: 1,
+                    lr: 1e-2,
+                },
+                1,
+            )
+            .unwrap();
         let state = learner.state();
-        let later = learner.train(&samples, 16, 3, 1e-2, 2).unwrap();
+        let later = learner
+            .train(
+                &samples,
+                AdamPass {
+                    batch: 16,
+                    epochs: 3,
+                    lr: 1e-2,
+                },
+                2,
+            )
+            .unwrap();
         assert!(later < first, "loss {first} -> {later}");
         let mut restored =
             NetLearner::restore(NetKind::Contact, &learner.weights(), &state).unwrap();
-        assert!(restored.train(&samples, 16, 1, 1e-2, 3).is_some());
+        assert!(
+            restored
+                .train(
+                    &samples,
+                    AdamPass {
+                        batch: 16,
+                        epochs: 1,
+                        lr: 1e-2
+                    },
+                    3
+                )
+                .is_some()
+        );
     }
 }

@@ -94,8 +94,8 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         if let Some(games) = opts.games {
             c.config.games = games;
         }
-        let learners =
-            Learners::restore(&c.model, &c.contact, &c.race).map_err(TrainError::Restore)?;
+        let learners = Learners::restore(&c.model, &c.contact, &c.race, c.crashed.as_ref())
+            .map_err(TrainError::Restore)?;
         (c, learners)
     } else {
         if ckpt_path.exists() {
@@ -109,6 +109,9 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             Some(path) => Model::load(path)?,
             None => Model::random(cfg.contact_hidden, cfg.race_hidden, cfg.seed),
         };
+        if cfg.crashed_net && model.crashed.is_none() {
+            model.crashed = Some(model.contact.clone());
+        }
         let games_before = model.meta.games_trained;
         model.meta.description = if cfg.rollout_trials > 0 {
             format!(
@@ -133,6 +136,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             previous: Some(model.clone()),
             contact: learners.contact.state(),
             race: learners.race.state(),
+            crashed: learners.crashed.as_ref().map(|l| l.state()),
             model,
             curve: Vec::new(),
         };
@@ -144,7 +148,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
     let bar = progress_bar(opts.progress, cfg.games, state.games_played);
     let started = Instant::now();
     let base_seconds = state.seconds;
-    let mut last_loss = (f64::NAN, f64::NAN);
+    let mut last_loss = (f64::NAN, f64::NAN, f64::NAN);
     while state.games_played < cfg.games {
         let games = cfg.games_per_step.min(cfg.games - state.games_played);
         let step_seed = splitmix(cfg.seed ^ splitmix(state.step.wrapping_add(1 << 40)));
@@ -167,14 +171,17 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         };
         let t1 = Instant::now();
         let rate = cfg.learning_rate_at(state.games_played);
-        let (batch, epochs) = (cfg.batch_size, cfg.epochs);
-        let lc = learners
-            .contact
-            .train(&samples, batch, epochs, rate, step_seed ^ 1);
-        let lr = learners
-            .race
-            .train(&samples, batch, epochs, rate, step_seed ^ 2);
-        last_loss = (lc.unwrap_or(last_loss.0), lr.unwrap_or(last_loss.1));
+        let pass = learner::AdamPass {
+            batch: cfg.batch_size,
+            epochs: cfg.epochs,
+            lr: rate,
+        };
+        let loss = learners.train(&samples, pass, step_seed);
+        last_loss = (
+            loss.contact.unwrap_or(last_loss.0),
+            loss.race.unwrap_or(last_loss.1),
+            loss.crashed.unwrap_or(last_loss.2),
+        );
         if std::env::var_os("KOTRA_TRAIN_TIMING").is_some() {
             eprintln!(
                 "step {}: {} samples, play {:.2} s, learn {:.2} s",
@@ -192,11 +199,12 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         state.seconds = base_seconds + started.elapsed().as_secs_f64();
         state.contact = learners.contact.state();
         state.race = learners.race.state();
+        state.crashed = learners.crashed.as_ref().map(|l| l.state());
         let crossed = before / cfg.measure_every != state.games_played / cfg.measure_every;
         if crossed || state.games_played == cfg.games {
             let point = measure(&state, dev.as_ref(), last_loss);
             let line = format!(
-                "{} games: vs PubEval {:+.3} ± {:.3} ppg, vs previous {:+.3} ± {:.3}, dev {:.2} mp, loss {:.4}/{:.4}",
+                "{} games: vs PubEval {:+.3} ± {:.3} ppg, vs previous {:+.3} ± {:.3}, dev {:.2} mp, loss {:.4}/{:.4}/{:.4}",
                 point.games,
                 point.ppg_pubeval,
                 point.se_pubeval,
@@ -204,7 +212,8 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 point.se_previous,
                 point.dev_mp,
                 point.loss_contact,
-                point.loss_race
+                point.loss_race,
+                point.loss_crashed
             );
             bar.suspend(|| eprintln!("{line}"));
             bar.set_message(format!(
@@ -236,7 +245,7 @@ impl Checkpoint {
 
 /// Strength of the current model: mirrored duels against PubEval and the
 /// previous measurement's model, and the dev-set error.
-fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: (f64, f64)) -> CurvePoint {
+fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: (f64, f64, f64)) -> CurvePoint {
     let cfg = &state.config;
     let eval = Arc::new(Evaluator::new(state.model.clone()));
     let me = NetPlayer {
@@ -264,6 +273,7 @@ fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: (f64, f64)) -> CurveP
         seconds: state.seconds,
         loss_contact: loss.0,
         loss_race: loss.1,
+        loss_crashed: loss.2,
         ppg_pubeval: vs_pubeval.ppg,
         se_pubeval: vs_pubeval.se,
         ppg_previous: vs_previous.ppg,

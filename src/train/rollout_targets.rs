@@ -63,10 +63,7 @@ pub fn play_games(eval: &Evaluator, games: u64, seed: u64, how: &RolloutTargets)
 /// replacement with weight `hard_weight` for hard game plans and 1 for
 /// the rest.
 fn choose(samples: &[Sample], how: &RolloutTargets, rng: &mut SmallRng) -> Vec<Sample> {
-    let pool: Vec<&Sample> = samples
-        .iter()
-        .filter(|s| s.kind == NetKind::Contact)
-        .collect();
+    let pool: Vec<&Sample> = samples.iter().filter(|s| s.kind != NetKind::Race).collect();
     let weight = |s: &&Sample| {
         if GamePlan::of(&s.position).is_hard() {
             how.hard_weight
@@ -113,7 +110,7 @@ mod tests {
         let a = play_games(&eval, 2, 9, &how);
         assert!(!a.is_empty() && a.len() <= 6);
         for s in &a {
-            assert_eq!(s.kind, NetKind::Contact);
+            assert_ne!(s.kind, NetKind::Race);
             let [w, wg, wbg, lg, lbg] = s.target.0;
             assert!(wbg <= wg && wg <= w && lbg <= lg && lg <= 1.0 - w, "{s:?}");
         }

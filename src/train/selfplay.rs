@@ -4,7 +4,7 @@
 //! network's own evaluations of the following positions.
 
 use crate::backgammon::{GameResult, Position, with_legal_moves};
-use crate::eval::{Evaluator, NetKind, PositionClass, Probs};
+use crate::eval::{Evaluator, NetKind, Probs};
 use crate::players::duel::{roll_for_turn, splitmix};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -103,12 +103,14 @@ fn standard_normal(rng: &mut SmallRng) -> f32 {
     (-2.0 * u1.ln()).sqrt() * (std::f32::consts::TAU * u2).cos()
 }
 
-/// One turn of the trail: the position rolled from, the value of the best
-/// move's result for the side that moved, and whether a different move was
+/// One turn of the trail: the position rolled from, the network that
+/// learns it (none for exact bear-offs), the value of the best move's
+/// result for the side that moved, and whether a different move was
 /// played (the game's future then says nothing about the best move).
 #[derive(Clone, Copy, Debug)]
 struct Turn {
     position: Position,
+    kind: Option<NetKind>,
     best_value: Probs,
     strayed: bool,
 }
@@ -144,6 +146,7 @@ pub fn play_game(
         });
         trail.push(Turn {
             position: pos,
+            kind: eval.net_kind(&pos),
             best_value,
             strayed,
         });
@@ -175,7 +178,7 @@ fn targets(trail: &[Turn], lambda: f32) -> Vec<Sample> {
             }
             _ => value,
         };
-        if let Some(kind) = PositionClass::of(&turn.position).net() {
+        if let Some(kind) = turn.kind {
             out.push(Sample {
                 position: turn.position,
                 kind,
@@ -234,6 +237,7 @@ mod tests {
     fn turn(value: [f32; 5], strayed: bool) -> Turn {
         Turn {
             position: Position::starting(),
+            kind: Some(NetKind::Contact),
             best_value: Probs(value),
             strayed,
         }
