@@ -98,7 +98,7 @@ fn trains_measures_and_resumes() {
     std::fs::write(
         &refine,
         format!(
-            r#"{{"init_model": {:?}, "crashed_net": true, "move_noise": 0.2, "games": 20, "games_per_step": 20, "measure_every": 20, "measure_games": 10}}"#,
+            r#"{{"init_model": {:?}, "crashed_net": true, "move_noise": 0.2, "weight_average": 0.9, "games": 20, "games_per_step": 20, "measure_every": 20, "measure_games": 10}}"#,
             out.join("model.net")
         ),
     )

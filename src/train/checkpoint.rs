@@ -16,7 +16,8 @@ const KIND: FrameKind = FrameKind {
     name: "kotra-ai checkpoint",
     magic: b"KOTRACKP",
     // 2: the model's optional crashed network and its learner.
-    version: 2,
+    // 3: the moving average of the weights.
+    version: 3,
 };
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -35,6 +36,9 @@ pub struct Checkpoint {
     pub contact: LearnerState,
     pub race: LearnerState,
     pub crashed: Option<LearnerState>,
+    /// Moving average of the weights (`weight_average`), once a step has
+    /// been taken.
+    pub averaged: Option<Model>,
     /// The model at the last measurement, the opponent for the next one.
     pub previous: Option<Model>,
     pub curve: Vec<CurvePoint>,

@@ -62,6 +62,10 @@ pub struct TrainConfig {
     /// (`GamePlan::is_crashed`), started as a copy of the contact network
     /// when the initial model has none.
     pub crashed_net: bool,
+    /// Decay per step of a moving average of the weights (0 = none): with
+    /// it `model.net` and the measurements are the average's, while
+    /// self-play and learning go on with the current weights.
+    pub weight_average: f32,
     /// Games between strength measurements (rounded to whole steps).
     pub measure_every: u64,
     /// Games per measurement against PubEval and the previous checkpoint.
@@ -90,6 +94,7 @@ impl Default for TrainConfig {
             hard_plan_weight: 1.0,
             drop_features: Vec::new(),
             crashed_net: false,
+            weight_average: 0.0,
             measure_every: 10_000,
             measure_games: 1_000,
         }
@@ -178,6 +183,11 @@ impl TrainConfig {
         if !(unit(self.lambda) && unit(self.exploration) && unit(self.move_noise)) {
             return Err(ConfigError::Invalid(
                 "lambda, exploration and move_noise lie in [0, 1]".into(),
+            ));
+        }
+        if !(0.0..1.0).contains(&self.weight_average) {
+            return Err(ConfigError::Invalid(
+                "weight_average is a decay in [0, 1)".into(),
             ));
         }
         let positive = |lr: f64| lr.is_finite() && lr > 0.0;

@@ -8,6 +8,7 @@
 //! makes `epochs` passes over those samples; the new weights go back into
 //! the fast inference path for the next step.
 
+pub mod average;
 pub mod checkpoint;
 pub mod config;
 pub mod curve;
@@ -137,6 +138,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             contact: learners.contact.state(),
             race: learners.race.state(),
             crashed: learners.crashed.as_ref().map(|l| l.state()),
+            averaged: None,
             model,
             curve: Vec::new(),
         };
@@ -196,6 +198,10 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         state.games_played += games;
         state.step += 1;
         state.model.meta.games_trained = state.prior_games + state.games_played;
+        if cfg.weight_average > 0.0 {
+            let avg = state.averaged.get_or_insert_with(|| state.model.clone());
+            average::blend(avg, &state.model, cfg.weight_average);
+        }
         state.seconds = base_seconds + started.elapsed().as_secs_f64();
         state.contact = learners.contact.state();
         state.race = learners.race.state();
@@ -221,7 +227,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 point.ppg_pubeval, point.dev_mp
             ));
             state.curve.push(point);
-            state.previous = Some(state.model.clone());
+            state.previous = Some(state.published().clone());
             curve::write(&opts.out_dir, &state.curve).map_err(|error| TrainError::Write {
                 path: opts.out_dir.clone(),
                 error,
@@ -239,7 +245,13 @@ impl Checkpoint {
     /// The checkpoint, then the plain model file beside it.
     fn save_all(&self, dir: &Path) -> Result<(), TrainError> {
         self.save(&dir.join(CHECKPOINT_FILE))?;
-        Ok(self.model.save(&dir.join(MODEL_FILE))?)
+        Ok(self.published().save(&dir.join(MODEL_FILE))?)
+    }
+
+    /// The weights the run gives out and measures: the moving average when
+    /// the config keeps one, else the current weights.
+    pub fn published(&self) -> &Model {
+        self.averaged.as_ref().unwrap_or(&self.model)
     }
 }
 
@@ -247,7 +259,7 @@ impl Checkpoint {
 /// previous measurement's model, and the dev-set error.
 fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: (f64, f64, f64)) -> CurvePoint {
     let cfg = &state.config;
-    let eval = Arc::new(Evaluator::new(state.model.clone()));
+    let eval = Arc::new(Evaluator::new(state.published().clone()));
     let me = NetPlayer {
         eval: eval.clone(),
         ply: 0,
