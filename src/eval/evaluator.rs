@@ -7,7 +7,7 @@ use super::fast_net::FastNet;
 use super::game_plan::GamePlan;
 use super::model_file::Model;
 use super::probs::Probs;
-use crate::backgammon::{GameResult, Position};
+use crate::backgammon::{GameResult, Position, Side};
 
 /// Which evaluation a position gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,7 +106,7 @@ impl Evaluator {
             NetKind::Race => &self.race,
             NetKind::Crashed => self.crashed.as_ref().unwrap_or(&self.contact),
         };
-        Probs(net.forward(input)).consistent()
+        without_impossible_gammons(Probs(net.forward(input)).consistent(), pos)
     }
 
     /// Probabilities for the side that just moved, `after` being the board
@@ -118,6 +118,24 @@ impl Evaluator {
             None => self.probs(&after.swap()).flip(),
         }
     }
+}
+
+/// A side that has borne off a checker can no longer lose a gammon. The
+/// networks learn this only where self-play goes: a side bearing off while
+/// the other still has a checker back is rare there, and on such
+/// positions a network can give the trapped side a 40% gammon chance
+/// that is not there at all.
+#[inline]
+fn without_impossible_gammons(mut p: Probs, pos: &Position) -> Probs {
+    if pos.borne_off(Side::Opponent) > 0 {
+        p.0[Probs::WIN_GAMMON] = 0.0;
+        p.0[Probs::WIN_BACKGAMMON] = 0.0;
+    }
+    if pos.borne_off(Side::Mover) > 0 {
+        p.0[Probs::LOSE_GAMMON] = 0.0;
+        p.0[Probs::LOSE_BACKGAMMON] = 0.0;
+    }
+    p
 }
 
 #[cfg(test)]
@@ -165,6 +183,22 @@ mod tests {
         let start = Position::starting();
         assert_eq!(with.net_kind(&start), Some(NetKind::Contact));
         assert_eq!(with.probs(&start), without.probs(&start));
+    }
+
+    #[test]
+    fn no_gammon_against_a_side_that_has_borne_off() {
+        let eval = Evaluator::new(Model::random(16, 8, 1));
+        // dev-c-0191: the opponent has borne off one checker and holds its
+        // home board against our checker on the bar.
+        let pos = crate::notation::position_id::decode("/zMAALC27RYAAA").unwrap();
+        assert_eq!(pos.borne_off(Side::Opponent), 1);
+        let p = eval.probs(&pos);
+        assert_eq!((p.0[1], p.0[2]), (0.0, 0.0), "{p:?}");
+        let q = eval.probs(&pos.swap());
+        assert_eq!((q.0[3], q.0[4]), (0.0, 0.0), "{q:?}");
+        // Nobody has borne off at the start: gammons stay possible.
+        let start = eval.probs(&Position::starting());
+        assert!(start.0[1] > 0.0 && start.0[3] > 0.0);
     }
 
     #[test]
