@@ -204,3 +204,19 @@ fn match_ids_gnubg_ids_and_xgids_round_trip_and_agree() {
         assert_eq!(parse_setup(&x).unwrap(), parse_setup(&gid).unwrap());
     }
 }
+
+/// The evaluator's quick test for back games and crashed boards agrees
+/// with the game-plan classification on every position with contact.
+#[test]
+fn quick_crashed_test_agrees_with_the_game_plan() {
+    use kotra::eval::game_plan::GamePlan;
+    let mut positions = random_game_positions(7, 200);
+    positions.extend(random_placements(8, 5000));
+    let mut crashed = 0;
+    for p in positions.iter().filter(|p| p.has_contact()) {
+        let slow = GamePlan::of(p).is_crashed();
+        assert_eq!(GamePlan::is_crashed_contact(p), slow, "{p:?}");
+        crashed += usize::from(slow);
+    }
+    assert!(crashed > 100, "only {crashed} crashed positions");
+}

@@ -67,7 +67,7 @@ impl Evaluator {
     /// back games and crashed boards when the model has it.
     #[inline]
     pub fn contact_kind(&self, pos: &Position) -> NetKind {
-        if self.crashed.is_some() && GamePlan::of(pos).is_crashed() {
+        if self.crashed.is_some() && GamePlan::is_crashed_contact(pos) {
             NetKind::Crashed
         } else {
             NetKind::Contact

@@ -45,6 +45,23 @@ impl GamePlan {
         matches!(self, GamePlan::BackGame | GamePlan::Crashed)
     }
 
+    /// `GamePlan::of(pos).is_crashed()` for a position with contact, read
+    /// straight off the board for the evaluator's hot path (no swapped
+    /// copy, no other plan worked out).
+    #[inline]
+    pub fn is_crashed_contact(pos: &Position) -> bool {
+        let held = |n: u8| u8::from(n >= 2);
+        let mover_back: u8 = (19..=24).map(|p| held(pos.mover_at(p))).sum();
+        let opponent_back: u8 = (1..=6).map(|p| held(pos.opponent_at(p))).sum();
+        if mover_back >= 2 || opponent_back >= 2 {
+            return true;
+        }
+        let mover_deep: u8 = (1..=3).map(|p| pos.mover_at(p)).sum();
+        let opponent_deep: u8 = (22..=24).map(|p| pos.opponent_at(p)).sum();
+        mover_deep + pos.borne_off(Side::Mover) >= 7
+            || opponent_deep + pos.borne_off(Side::Opponent) >= 7
+    }
+
     /// The plans self-play under-samples.
     pub fn is_hard(self) -> bool {
         matches!(
