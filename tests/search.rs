@@ -178,3 +178,33 @@ fn pruning_keeps_the_answer_on_clear_decisions() {
         );
     }
 }
+
+/// dev-m-1337 (gnubg's best: 3/off 1/off): every 31 leaves the opponent a
+/// plain double/pass, so all are worth −1 cubeful at any ply, and the one
+/// that keeps the most winning chances (two checkers off, six left) must
+/// come first. Before the roller's cube action counted at 0-ply, the
+/// 0-ply filter ranked it last and dropped it.
+#[test]
+fn moves_that_leave_a_double_pass_are_worth_minus_one_and_tie_on_chances() {
+    let eval = eval();
+    let pos = position("PwAAgK4FAAAAAA");
+    let mut list = MoveList::new();
+    legal_moves(&pos, Dice::new(3, 1).unwrap(), &mut list);
+    for ply in [0, 2] {
+        let ranked = Searcher::new(&eval).rank_moves(
+            &list,
+            &CubeState::money(),
+            &SearchSettings::world_class(ply),
+        );
+        assert_eq!(ranked.len(), list.len());
+        for r in &ranked {
+            assert!((r.equity + 1.0).abs() < 1e-6, "ply {ply}: {r:?}");
+        }
+        assert_eq!(
+            ranked[0].position.on_board(kotra::backgammon::Side::Mover),
+            6,
+            "ply {ply}: {:?}",
+            ranked[0]
+        );
+    }
+}

@@ -163,9 +163,18 @@ impl<'a> Searcher<'a> {
         out: &mut [f32],
     ) -> Probs {
         if ply == 0 {
+            // Janowski's no-double value of a roller past his cash point
+            // stays below the cash he can take now: without this a move
+            // that leaves the opponent a plain double/pass could rank
+            // above one that does not, at 0-ply and in every filter stage.
             let p = self.probs(pos);
             for (o, s) in out.iter_mut().zip(states) {
-                *o = leaf_value(pos, &p, s);
+                let no_double = leaf_value(pos, &p, s);
+                *o = if s.roller_may_double() {
+                    no_double.max(leaf_value(pos, &p, &s.doubled()).min(s.cash()))
+                } else {
+                    no_double
+                };
             }
             return p;
         }
@@ -372,7 +381,13 @@ impl<'a> Searcher<'a> {
             };
         }
         let probs = if ply == 0 {
-            self.evaluate(pos, &states[..n], 0, &mut v[..n])
+            // Each state's own static value: the cube action is what is
+            // being decided here.
+            let p = self.probs(pos);
+            for (o, s) in v.iter_mut().zip(&states[..n]) {
+                *o = leaf_value(pos, &p, s);
+            }
+            p
         } else {
             self.roll_average(pos, &states[..n], ply, &mut v[..n], true)
         };
