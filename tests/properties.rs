@@ -206,7 +206,8 @@ fn match_ids_gnubg_ids_and_xgids_round_trip_and_agree() {
 }
 
 /// The evaluator's quick test for back games and crashed boards agrees
-/// with the game-plan classification on every position with contact.
+/// with the game-plan classification on every position with contact, and
+/// its one-pass count of checkers off with the per-side one.
 #[test]
 fn quick_crashed_test_agrees_with_the_game_plan() {
     use kotra::eval::game_plan::GamePlan;
@@ -214,6 +215,10 @@ fn quick_crashed_test_agrees_with_the_game_plan() {
     positions.extend(random_placements(8, 5000));
     let mut crashed = 0;
     for p in positions.iter().filter(|p| p.has_contact()) {
+        assert_eq!(
+            p.borne_off_both(),
+            (p.borne_off(Side::Mover), p.borne_off(Side::Opponent))
+        );
         let slow = GamePlan::of(p).is_crashed();
         assert_eq!(GamePlan::is_crashed_contact(p), slow, "{p:?}");
         crashed += usize::from(slow);

@@ -139,6 +139,18 @@ impl Position {
         sum as u8
     }
 
+    /// Checkers each side has borne off, `(mover, opponent)`, in one pass
+    /// over the board (the evaluator asks on every call).
+    #[inline]
+    pub fn borne_off_both(&self) -> (u8, u8) {
+        let (mut mine, mut theirs) = (0u8, 0u8);
+        for &v in &self.pips {
+            mine += v.max(0) as u8;
+            theirs += (-v).max(0) as u8;
+        }
+        (CHECKERS - mine, CHECKERS - theirs)
+    }
+
     /// Checkers `side` has borne off.
     #[inline]
     pub fn borne_off(&self, side: Side) -> u8 {

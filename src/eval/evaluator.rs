@@ -7,7 +7,7 @@ use super::fast_net::FastNet;
 use super::game_plan::GamePlan;
 use super::model_file::Model;
 use super::probs::Probs;
-use crate::backgammon::{GameResult, Position, Side};
+use crate::backgammon::{GameResult, Position};
 
 /// Which evaluation a position gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -127,11 +127,12 @@ impl Evaluator {
 /// that is not there at all.
 #[inline]
 fn without_impossible_gammons(mut p: Probs, pos: &Position) -> Probs {
-    if pos.borne_off(Side::Opponent) > 0 {
+    let (mine, theirs) = pos.borne_off_both();
+    if theirs > 0 {
         p.0[Probs::WIN_GAMMON] = 0.0;
         p.0[Probs::WIN_BACKGAMMON] = 0.0;
     }
-    if pos.borne_off(Side::Mover) > 0 {
+    if mine > 0 {
         p.0[Probs::LOSE_GAMMON] = 0.0;
         p.0[Probs::LOSE_BACKGAMMON] = 0.0;
     }
@@ -191,7 +192,7 @@ mod tests {
         // dev-c-0191: the opponent has borne off one checker and holds its
         // home board against our checker on the bar.
         let pos = crate::notation::position_id::decode("/zMAALC27RYAAA").unwrap();
-        assert_eq!(pos.borne_off(Side::Opponent), 1);
+        assert_eq!(pos.borne_off_both(), (0, 1));
         let p = eval.probs(&pos);
         assert_eq!((p.0[1], p.0[2]), (0.0, 0.0), "{p:?}");
         let q = eval.probs(&pos.swap());

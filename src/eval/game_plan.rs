@@ -58,8 +58,8 @@ impl GamePlan {
         }
         let mover_deep: u8 = (1..=3).map(|p| pos.mover_at(p)).sum();
         let opponent_deep: u8 = (22..=24).map(|p| pos.opponent_at(p)).sum();
-        mover_deep + pos.borne_off(Side::Mover) >= 7
-            || opponent_deep + pos.borne_off(Side::Opponent) >= 7
+        let (mine, theirs) = pos.borne_off_both();
+        mover_deep + mine >= 7 || opponent_deep + theirs >= 7
     }
 
     /// The plans self-play under-samples.
