@@ -207,7 +207,8 @@ fn match_ids_gnubg_ids_and_xgids_round_trip_and_agree() {
 
 /// The evaluator's quick test for back games and crashed boards agrees
 /// with the game-plan classification on every position with contact, and
-/// its one-pass count of checkers off with the per-side one.
+/// its one-pass count of checkers off with the per-side one; a plan is the
+/// same seen from either side.
 #[test]
 fn quick_crashed_test_agrees_with_the_game_plan() {
     use kotra::eval::game_plan::GamePlan;
@@ -219,6 +220,7 @@ fn quick_crashed_test_agrees_with_the_game_plan() {
             p.borne_off_both(),
             (p.borne_off(Side::Mover), p.borne_off(Side::Opponent))
         );
+        assert_eq!(GamePlan::of(p), GamePlan::of(&p.swap()), "{p:?}");
         let slow = GamePlan::of(p).is_crashed();
         assert_eq!(GamePlan::is_crashed_contact(p), slow, "{p:?}");
         crashed += usize::from(slow);

@@ -13,18 +13,14 @@ pub fn run(path: Option<&Path>) -> anyhow::Result<()> {
     println!("  description: {}", model.meta.description);
     println!("  self-play games: {}", model.meta.games_trained);
     println!("  input encoding: version {}", model.meta.encoding_version);
-    let nets = [
-        ("contact", Some(&model.contact)),
-        ("race", Some(&model.race)),
-        ("crashed", model.crashed.as_ref()),
-    ];
-    for (label, net) in nets {
-        match net {
-            Some(net) => println!("  {label} network: {}-{}-5", net.inputs, net.hidden),
-            None => println!(
-                "  {label} network: none (the contact network evaluates back games and crashed boards)"
-            ),
-        }
+    for (label, net) in [("contact", &model.contact), ("race", &model.race)] {
+        println!("  {label} network: {}-{}-5", net.inputs, net.hidden);
+    }
+    match &model.crashed {
+        Some(net) => println!("  crashed network: {}-{}-5", net.inputs, net.hidden),
+        None => println!(
+            "  crashed network: none (the contact network evaluates back games and crashed boards)"
+        ),
     }
     Ok(())
 }

@@ -3,7 +3,7 @@
 //! crashed boards) are visited rarely by its own play, so training looks
 //! for them on purpose.
 
-use crate::backgammon::{Position, Side};
+use crate::backgammon::Position;
 
 /// A contact position's game plan, judged for both sides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -24,14 +24,12 @@ pub enum GamePlan {
 impl GamePlan {
     pub fn of(pos: &Position) -> GamePlan {
         if !pos.has_contact() {
-            return GamePlan::Race;
-        }
-        let sides = [*pos, pos.swap()];
-        if sides.iter().any(|p| anchors(p, 19..=24) >= 2) {
+            GamePlan::Race
+        } else if back_game(pos) {
             GamePlan::BackGame
-        } else if sides.iter().any(crunched) {
+        } else if crunched(pos) {
             GamePlan::Crashed
-        } else if sides.iter().any(|p| anchors(p, 18..=21) >= 1) {
+        } else if holding(pos) {
             GamePlan::Holding
         } else {
             GamePlan::Contact
@@ -45,21 +43,12 @@ impl GamePlan {
         matches!(self, GamePlan::BackGame | GamePlan::Crashed)
     }
 
-    /// `GamePlan::of(pos).is_crashed()` for a position with contact, read
-    /// straight off the board for the evaluator's hot path (no swapped
-    /// copy, no other plan worked out).
+    /// `GamePlan::of(pos).is_crashed()` for a position with contact,
+    /// without working out the other plans: the evaluator asks on every
+    /// contact evaluation.
     #[inline]
     pub fn is_crashed_contact(pos: &Position) -> bool {
-        let held = |n: u8| u8::from(n >= 2);
-        let mover_back: u8 = (19..=24).map(|p| held(pos.mover_at(p))).sum();
-        let opponent_back: u8 = (1..=6).map(|p| held(pos.opponent_at(p))).sum();
-        if mover_back >= 2 || opponent_back >= 2 {
-            return true;
-        }
-        let mover_deep: u8 = (1..=3).map(|p| pos.mover_at(p)).sum();
-        let opponent_deep: u8 = (22..=24).map(|p| pos.opponent_at(p)).sum();
-        let (mine, theirs) = pos.borne_off_both();
-        mover_deep + mine >= 7 || opponent_deep + theirs >= 7
+        back_game(pos) || crunched(pos)
     }
 
     /// The plans self-play under-samples.
@@ -71,15 +60,42 @@ impl GamePlan {
     }
 }
 
-/// Points in `points` (the mover's numbering) the mover holds with two or
-/// more checkers.
-fn anchors(pos: &Position, points: std::ops::RangeInclusive<usize>) -> usize {
-    points.filter(|&p| pos.mover_at(p) >= 2).count()
+/// Points each side holds (two or more checkers) among `points`, numbered
+/// from that side's own view: `(mover, opponent)`. Read straight off the
+/// board, without a swapped copy.
+#[inline]
+fn held(pos: &Position, points: std::ops::RangeInclusive<u8>) -> (u8, u8) {
+    points.fold((0, 0), |(mine, theirs), p| {
+        let p = usize::from(p);
+        (
+            mine + u8::from(pos.mover_at(p) >= 2),
+            theirs + u8::from(pos.opponent_at(25 - p) >= 2),
+        )
+    })
 }
 
+/// A side holds two or more points in the other's home board.
+#[inline]
+fn back_game(pos: &Position) -> bool {
+    let (mine, theirs) = held(pos, 19..=24);
+    mine >= 2 || theirs >= 2
+}
+
+/// A side has seven checkers on its 1- to 3-points or off.
+#[inline]
 fn crunched(pos: &Position) -> bool {
-    let deep: u8 = (1..=3).map(|p| pos.mover_at(p)).sum();
-    deep + pos.borne_off(Side::Mover) >= 7
+    let deep = |point: fn(usize) -> usize, count: fn(&Position, usize) -> u8| -> u8 {
+        (1..=3).map(|p| count(pos, point(p))).sum()
+    };
+    let (mine_off, theirs_off) = pos.borne_off_both();
+    deep(|p| p, Position::mover_at) + mine_off >= 7
+        || deep(|p| 25 - p, Position::opponent_at) + theirs_off >= 7
+}
+
+/// A side holds an anchor on the other's 4- to 7-point.
+fn holding(pos: &Position) -> bool {
+    let (mine, theirs) = held(pos, 18..=21);
+    mine >= 1 || theirs >= 1
 }
 
 #[cfg(test)]

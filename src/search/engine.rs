@@ -170,11 +170,10 @@ impl<'a> Searcher<'a> {
             let p = self.probs(pos);
             for (o, s) in out.iter_mut().zip(states) {
                 let no_double = leaf_value(pos, &p, s);
-                *o = if s.roller_may_double() {
-                    no_double.max(leaf_value(pos, &p, &s.doubled()).min(s.cash()))
-                } else {
-                    no_double
-                };
+                let double_take = s
+                    .roller_may_double()
+                    .then(|| leaf_value(pos, &p, &s.doubled()));
+                *o = roller_cube_choice(s, no_double, double_take);
             }
             return p;
         }
@@ -194,18 +193,7 @@ impl<'a> Searcher<'a> {
         let mut values = [0f32; MAX_STATES];
         let p = self.roll_average(pos, &expanded[..m], ply, &mut values[..m], false);
         for (i, s) in states.iter().enumerate() {
-            let no_double = values[slots[i].0];
-            out[i] = match slots[i].1 {
-                Some(dt) => {
-                    let doubled = values[dt].min(s.cash());
-                    if doubled > no_double {
-                        doubled
-                    } else {
-                        no_double
-                    }
-                }
-                None => no_double,
-            };
+            out[i] = roller_cube_choice(s, values[slots[i].0], slots[i].1.map(|dt| values[dt]));
         }
         p
     }
@@ -405,6 +393,16 @@ impl<'a> Searcher<'a> {
             probs,
             ply,
         }
+    }
+}
+
+/// The roller's value with its best cube action: double where the doubled
+/// game (double/take, capped by the cash) is worth more than not doubling.
+#[inline]
+fn roller_cube_choice(state: &CubeState, no_double: f32, double_take: Option<f32>) -> f32 {
+    match double_take.map(|dt| dt.min(state.cash())) {
+        Some(doubled) if doubled > no_double => doubled,
+        _ => no_double,
     }
 }
 

@@ -24,23 +24,17 @@ fn blend_net(avg: &mut Mlp, current: &Mlp, decay: f32) {
         avg.clone_from(current);
         return;
     }
-    let mix = |a: &mut f32, c: &f32| *a = decay * *a + (1.0 - decay) * c;
-    avg.w1
-        .iter_mut()
-        .zip(&current.w1)
-        .for_each(|(a, c)| mix(a, c));
-    avg.b1
-        .iter_mut()
-        .zip(&current.b1)
-        .for_each(|(a, c)| mix(a, c));
-    avg.w2
-        .iter_mut()
-        .zip(&current.w2)
-        .for_each(|(a, c)| mix(a, c));
-    avg.b2
-        .iter_mut()
-        .zip(&current.b2)
-        .for_each(|(a, c)| mix(a, c));
+    let pairs: [(&mut [f32], &[f32]); 4] = [
+        (&mut avg.w1, &current.w1),
+        (&mut avg.b1, &current.b1),
+        (&mut avg.w2, &current.w2),
+        (&mut avg.b2, &current.b2),
+    ];
+    for (a, c) in pairs {
+        for (a, c) in a.iter_mut().zip(c) {
+            *a = decay * *a + (1.0 - decay) * c;
+        }
+    }
 }
 
 #[cfg(test)]
