@@ -124,3 +124,31 @@ fn cube_rollout_cashes_the_last_roll() {
     );
     assert_eq!(result.probs[0].se, 0.0);
 }
+
+#[test]
+fn a_truncated_cubeful_rollout_lets_the_roller_cash() {
+    // A race the roller wins about nine times in ten, gammons gone (both
+    // sides have borne off): past his cash point, so his static value is
+    // the cash, as a search leaf counts it, not Janowski's no-double value
+    // below it.
+    let (mut me, mut opp) = ([0u8; 25], [0u8; 25]);
+    me[1] = 4;
+    me[6] = 1;
+    opp[2] = 6;
+    opp[7] = 1;
+    let pos = Position::from_sides(&me, &opp).unwrap();
+    let eval = Evaluator::new(shipped_model().unwrap());
+    let searcher = Searcher::new(&eval);
+    let p = eval.probs(&pos);
+    assert!(p.win() > 0.85 && p.0[1] == 0.0, "{p:?}");
+    let state = CubeState::money();
+    let no_double = kotra::search::leaf_value(&pos, &p, &state);
+    assert!(no_double < 0.99, "Janowski alone: {no_double} {p:?}");
+    let settings = RolloutSettings {
+        trials: 36,
+        truncate: Some(0),
+        ..RolloutSettings::default()
+    };
+    let r = rollout(&searcher, &pos, true, &[state], &settings, &|_| {});
+    assert_eq!(r.cubeful[0].mean, 1.0, "{:?}", r.cubeful[0]);
+}

@@ -15,6 +15,9 @@
 //!   noise cancels.
 //! - Trials stop when the game ends, at truncation (then the evaluator
 //!   scores the position), or in a bear-off, which the database settles.
+//!   A cubeful trial's last position is worth what a search leaf is: the
+//!   roller's best cube action first, so a roller past his cash point
+//!   cashes.
 //! - Cubeful rollouts (money play) carry each cube state of interest
 //!   through the same dice; both sides double and take by 0-ply cube
 //!   decisions.

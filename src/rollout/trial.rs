@@ -5,7 +5,7 @@ use crate::backgammon::{Dice, GameResult, MoveList, Position, legal_moves};
 use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::{PositionClass, Probs};
 use crate::players::duel::splitmix;
-use crate::search::{SearchSettings, Searcher, leaf_value};
+use crate::search::{SearchSettings, Searcher, static_value};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -79,7 +79,7 @@ impl<'a> Trial<'a> {
                 let p = self.searcher.probs(&pos);
                 let values: [f64; MAX_STATES] = std::array::from_fn(|j| {
                     if j < n {
-                        leaf_value(&pos, &p, &books.cube[j]) as f64
+                        static_value(&pos, &p, &books.cube[j]) as f64
                     } else {
                         0.0
                     }

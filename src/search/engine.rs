@@ -169,11 +169,7 @@ impl<'a> Searcher<'a> {
             // above one that does not, at 0-ply and in every filter stage.
             let p = self.probs(pos);
             for (o, s) in out.iter_mut().zip(states) {
-                let no_double = leaf_value(pos, &p, s);
-                let double_take = s
-                    .roller_may_double()
-                    .then(|| leaf_value(pos, &p, &s.doubled()));
-                *o = roller_cube_choice(s, no_double, double_take);
+                *o = static_value(pos, &p, s);
             }
             return p;
         }
@@ -406,7 +402,18 @@ fn roller_cube_choice(state: &CubeState, no_double: f32, double_take: Option<f32
     }
 }
 
-/// The static cubeful value of `pos` for its roller: exact from the
+/// The static cubeful value of `pos` for its roller after its best cube
+/// action: what a search leaf and a truncated rollout are worth.
+pub fn static_value(pos: &Position, p: &Probs, state: &CubeState) -> f32 {
+    let no_double = leaf_value(pos, p, state);
+    let double_take = state
+        .roller_may_double()
+        .then(|| leaf_value(pos, p, &state.doubled()));
+    roller_cube_choice(state, no_double, double_take)
+}
+
+/// The static cubeful value of `pos` for its roller before any cube
+/// action (the cube decision compares these): exact from the
 /// two-sided bear-off database in small money endings, else Janowski's
 /// formulas over the probabilities `p`.
 pub fn leaf_value(pos: &Position, p: &Probs, state: &CubeState) -> f32 {

@@ -12,7 +12,9 @@ mod engine;
 pub mod variant;
 
 pub use cache::EvalCache;
-pub use engine::{CubeAnalysis, MoveFilter, RankedMove, SearchSettings, Searcher, leaf_value};
+pub use engine::{
+    CubeAnalysis, MoveFilter, RankedMove, SearchSettings, Searcher, leaf_value, static_value,
+};
 
 use crate::backgammon::{Dice, MoveList, Position, legal_moves};
 use crate::eval::{Evaluator, Probs};
