@@ -163,10 +163,6 @@ impl<'a> Searcher<'a> {
         out: &mut [f32],
     ) -> Probs {
         if ply == 0 {
-            // Janowski's no-double value of a roller past his cash point
-            // stays below the cash he can take now: without this a move
-            // that leaves the opponent a plain double/pass could rank
-            // above one that does not, at 0-ply and in every filter stage.
             let p = self.probs(pos);
             for (o, s) in out.iter_mut().zip(states) {
                 *o = static_value(pos, &p, s);
@@ -404,6 +400,10 @@ fn roller_cube_choice(state: &CubeState, no_double: f32, double_take: Option<f32
 
 /// The static cubeful value of `pos` for its roller after its best cube
 /// action: what a search leaf and a truncated rollout are worth.
+/// Janowski's no-double value of a roller past his cash point stays below
+/// the cash he can take now; without the cube action a move that leaves
+/// the opponent a plain double/pass could rank above one that does not,
+/// at 0-ply and in every filter stage.
 pub fn static_value(pos: &Position, p: &Probs, state: &CubeState) -> f32 {
     let no_double = leaf_value(pos, p, state);
     let double_take = state
