@@ -84,12 +84,11 @@ fn back_game(pos: &Position) -> bool {
 /// A side has seven checkers on its 1- to 3-points or off.
 #[inline]
 fn crunched(pos: &Position) -> bool {
-    let deep = |point: fn(usize) -> usize, count: fn(&Position, usize) -> u8| -> u8 {
-        (1..=3).map(|p| count(pos, point(p))).sum()
-    };
+    // The opponent's 1- to 3-points are the mover's 24 to 22.
+    let mine: u8 = (1..=3).map(|p| pos.mover_at(p)).sum();
+    let theirs: u8 = (22..=24).map(|p| pos.opponent_at(p)).sum();
     let (mine_off, theirs_off) = pos.borne_off_both();
-    deep(|p| p, Position::mover_at) + mine_off >= 7
-        || deep(|p| 25 - p, Position::opponent_at) + theirs_off >= 7
+    mine + mine_off >= 7 || theirs + theirs_off >= 7
 }
 
 /// A side holds an anchor on the other's 4- to 7-point.

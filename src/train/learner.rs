@@ -260,6 +260,18 @@ pub struct StepLoss {
     pub crashed: Option<f64>,
 }
 
+impl StepLoss {
+    /// This step's losses, each falling back to `earlier`'s where this
+    /// step had no samples for that network.
+    pub fn or(self, earlier: StepLoss) -> StepLoss {
+        StepLoss {
+            contact: self.contact.or(earlier.contact),
+            race: self.race.or(earlier.race),
+            crashed: self.crashed.or(earlier.crashed),
+        }
+    }
+}
+
 impl Learners {
     pub fn new(model: &Model) -> Learners {
         Learners {

@@ -150,7 +150,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
     let bar = progress_bar(opts.progress, cfg.games, state.games_played);
     let started = Instant::now();
     let base_seconds = state.seconds;
-    let mut last_loss = (f64::NAN, f64::NAN, f64::NAN);
+    let mut last_loss = learner::StepLoss::default();
     while state.games_played < cfg.games {
         let games = cfg.games_per_step.min(cfg.games - state.games_played);
         let step_seed = splitmix(cfg.seed ^ splitmix(state.step.wrapping_add(1 << 40)));
@@ -178,12 +178,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             epochs: cfg.epochs,
             lr: rate,
         };
-        let loss = learners.train(&samples, pass, step_seed);
-        last_loss = (
-            loss.contact.unwrap_or(last_loss.0),
-            loss.race.unwrap_or(last_loss.1),
-            loss.crashed.unwrap_or(last_loss.2),
-        );
+        last_loss = learners.train(&samples, pass, step_seed).or(last_loss);
         if std::env::var_os("KOTRA_TRAIN_TIMING").is_some() {
             eprintln!(
                 "step {}: {} samples, play {:.2} s, learn {:.2} s",
@@ -235,7 +230,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         }
         state.save_all(&opts.out_dir)?;
         bar.set_position(state.games_played);
-        bar.set_prefix(format!("loss {:.4}", last_loss.0));
+        bar.set_prefix(format!("loss {:.4}", last_loss.contact.unwrap_or(f64::NAN)));
     }
     bar.finish();
     Ok(state)
@@ -257,7 +252,7 @@ impl Checkpoint {
 
 /// Strength of the current model: mirrored duels against PubEval and the
 /// previous measurement's model, and the dev-set error.
-fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: (f64, f64, f64)) -> CurvePoint {
+fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: learner::StepLoss) -> CurvePoint {
     let cfg = &state.config;
     let eval = Arc::new(Evaluator::new(state.published().clone()));
     let me = NetPlayer {
@@ -283,9 +278,9 @@ fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: (f64, f64, f64)) -> C
     CurvePoint {
         games: state.games_played,
         seconds: state.seconds,
-        loss_contact: loss.0,
-        loss_race: loss.1,
-        loss_crashed: loss.2,
+        loss_contact: loss.contact.unwrap_or(f64::NAN),
+        loss_race: loss.race.unwrap_or(f64::NAN),
+        loss_crashed: loss.crashed.unwrap_or(f64::NAN),
         ppg_pubeval: vs_pubeval.ppg,
         se_pubeval: vs_pubeval.se,
         ppg_previous: vs_previous.ppg,
