@@ -9,7 +9,9 @@
 //! significant bits moves an output by about 1e-4, far below what
 //! separates moves; training keeps the full f32 weights in [`Mlp`].
 
-use super::network::{MAX_HIDDEN, Mlp, OUTPUTS, hidden_layer, output_layer, sigmoid};
+use super::network::{
+    MAX_HIDDEN, MidLayer, Mlp, OUTPUTS, hidden_layer, mid_layer, output_layer, sigmoid,
+};
 
 /// The most inputs the vector paths gather.
 const MAX_INPUTS: usize = 512;
@@ -53,6 +55,9 @@ pub struct FastNet {
     /// so both paths compute with the same values.
     w1_rounded: Vec<f32>,
     b1: Vec<f32>,
+    /// The second hidden layer, in full precision: dense, small and read
+    /// whole on every evaluation, so it stays in cache.
+    mid: Option<MidLayer>,
     w2: Vec<f32>,
     b2: [f32; OUTPUTS],
 }
@@ -67,6 +72,7 @@ impl From<&Mlp> for FastNet {
             w1_rounded: w1_half.iter().map(|&h| f16_value(h)).collect(),
             w1_half,
             b1: m.b1.clone(),
+            mid: m.mid.clone(),
             w2: m.w2.clone(),
             b2: m.b2,
         }
@@ -91,7 +97,7 @@ impl FastNet {
         let mut scratch = [0f32; MAX_HIDDEN];
         let hidden = &mut scratch[..self.hidden];
         hidden_layer(&self.w1_rounded, &self.b1, input, hidden);
-        output_layer(&self.w2, &self.b2, hidden)
+        self.upper_layers(hidden)
     }
 
     /// The AVX-512 pass: the non-zero inputs gathered sixteen at a time
@@ -150,7 +156,22 @@ impl FastNet {
         for a in hidden.iter_mut() {
             *a = sigmoid(*a);
         }
-        output_layer(&self.w2, &self.b2, hidden)
+        self.upper_layers(hidden)
+    }
+
+    /// The second hidden layer, if any, and the outputs, from the first
+    /// layer's sigmoid units.
+    #[inline(always)]
+    fn upper_layers(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
+        match &self.mid {
+            None => output_layer(&self.w2, &self.b2, hidden),
+            Some(mid) => {
+                let mut upper = [0f32; MAX_HIDDEN];
+                let upper = &mut upper[..mid.units];
+                mid_layer(&mid.w, &mid.b, hidden, upper);
+                output_layer(&self.w2, &self.b2, upper)
+            }
+        }
     }
 }
 
@@ -390,8 +411,12 @@ mod tests {
 
     #[test]
     fn vector_and_portable_paths_agree() {
-        for hidden in [8, 72, 128, 256] {
-            let net = FastNet::from(&Mlp::random(50, hidden, hidden as u64));
+        let nets = [8, 72, 128, 256]
+            .map(|hidden| Mlp::random(50, hidden, hidden as u64))
+            .into_iter()
+            .chain([Mlp::random_deep(50, 128, 32, 3)]);
+        for m in nets {
+            let (hidden, net) = (m.hidden, FastNet::from(&m));
             let input: Vec<f32> = (0..50)
                 .map(|i| {
                     if i % 4 == 1 {
@@ -427,8 +452,13 @@ mod tests {
 
     #[test]
     fn half_weights_change_outputs_by_a_hair() {
-        let m = Mlp::random(230, 64, 5);
-        let fast = FastNet::from(&m);
+        for m in [Mlp::random(230, 64, 5), Mlp::random_deep(230, 64, 16, 5)] {
+            half_weights_change_outputs_of(&m);
+        }
+    }
+
+    fn half_weights_change_outputs_of(m: &Mlp) {
+        let fast = FastNet::from(m);
         let input: Vec<f32> = (0..230)
             .map(|i| {
                 if i % 4 == 0 {

@@ -83,7 +83,9 @@ impl GameNet {
 }
 
 impl From<super::network::Mlp> for GameNet {
+    /// A one-layer backgammon network (the caller guarantees no mid layer).
     fn from(m: super::network::Mlp) -> GameNet {
+        debug_assert!(m.mid.is_none());
         GameNet {
             inputs: m.inputs,
             hidden: m.hidden,
@@ -106,6 +108,7 @@ impl From<GameNet> for super::network::Mlp {
             hidden: n.hidden,
             w1: n.w1,
             b1: n.b1,
+            mid: None,
             w2: n.w2,
             b2,
         }

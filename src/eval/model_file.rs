@@ -7,15 +7,16 @@ use super::encoding::{
     CONTACT_INPUTS, ENCODING_VERSION, FEATURES_PER_SIDE, FEATURES_PER_SIDE_V1, RACE_INPUTS,
     RAW_PER_SIDE,
 };
-use super::network::{Mlp, ShapeError};
+use super::network::{Mlp, OUTPUTS, ShapeError};
 use crate::framed_file::{FrameError, FrameKind, frame, unframe_since};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// Version of the model file layout (header and payload structure).
-/// Version 2 added the optional crashed network; version 1 files (every
-/// network shipped before it) still load.
-pub const FORMAT_VERSION: u32 = 2;
+/// Version 2 added the optional crashed network, version 3 the optional
+/// second hidden layer of each network; files of versions 1 and 2 (every
+/// network shipped before them) still load.
+pub const FORMAT_VERSION: u32 = 3;
 const KIND: FrameKind = FrameKind {
     name: "kotra-ai model",
     magic: b"KOTRANET",
@@ -49,8 +50,42 @@ pub struct Model {
 #[derive(Serialize, Deserialize)]
 struct ModelV1 {
     meta: ModelMeta,
-    contact: Mlp,
-    race: Mlp,
+    contact: MlpV2,
+    race: MlpV2,
+}
+
+/// The payload of a version 2 file.
+#[derive(Serialize, Deserialize)]
+struct ModelV2 {
+    meta: ModelMeta,
+    contact: MlpV2,
+    race: MlpV2,
+    crashed: Option<MlpV2>,
+}
+
+/// A network as files before version 3 held it: one hidden layer.
+#[derive(Serialize, Deserialize)]
+struct MlpV2 {
+    inputs: usize,
+    hidden: usize,
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: [f32; OUTPUTS],
+}
+
+impl From<MlpV2> for Mlp {
+    fn from(m: MlpV2) -> Mlp {
+        Mlp {
+            inputs: m.inputs,
+            hidden: m.hidden,
+            w1: m.w1,
+            b1: m.b1,
+            mid: None,
+            w2: m.w2,
+            b2: m.b2,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -171,9 +206,18 @@ impl Model {
                 let v1: ModelV1 = decode(payload)?;
                 Model {
                     meta: v1.meta,
-                    contact: v1.contact,
-                    race: v1.race,
+                    contact: v1.contact.into(),
+                    race: v1.race.into(),
                     crashed: None,
+                }
+            }
+            (2, payload) => {
+                let v2: ModelV2 = decode(payload)?;
+                Model {
+                    meta: v2.meta,
+                    contact: v2.contact.into(),
+                    race: v2.race.into(),
+                    crashed: v2.crashed.map(Mlp::from),
                 }
             }
             (_, payload) => decode(payload)?,
@@ -265,12 +309,20 @@ mod tests {
     }
 
     #[test]
-    fn format_one_files_load_and_crashed_networks_round_trip() {
+    fn older_formats_load_and_deep_and_crashed_networks_round_trip() {
         let model = Model::random(16, 8, 9);
+        let old = |m: &Mlp| MlpV2 {
+            inputs: m.inputs,
+            hidden: m.hidden,
+            w1: m.w1.clone(),
+            b1: m.b1.clone(),
+            w2: m.w2.clone(),
+            b2: m.b2,
+        };
         let v1 = ModelV1 {
             meta: model.meta.clone(),
-            contact: model.contact.clone(),
-            race: model.race.clone(),
+            contact: old(&model.contact),
+            race: old(&model.race),
         };
         let payload = bincode::serde::encode_to_vec(&v1, bincode::config::standard()).unwrap();
         let old_kind = FrameKind { version: 1, ..KIND };
@@ -281,8 +333,30 @@ mod tests {
 
         let mut with_crashed = model.clone();
         with_crashed.crashed = Some(Mlp::random(CONTACT_INPUTS, 16, 10));
+        let v2 = ModelV2 {
+            meta: model.meta.clone(),
+            contact: old(&model.contact),
+            race: old(&model.race),
+            crashed: with_crashed.crashed.as_ref().map(old),
+        };
+        let payload = bincode::serde::encode_to_vec(&v2, bincode::config::standard()).unwrap();
+        let v2_kind = FrameKind { version: 2, ..KIND };
+        assert_eq!(
+            Model::from_bytes(&frame(&v2_kind, &payload)).unwrap(),
+            with_crashed
+        );
         let bytes = with_crashed.to_bytes();
         assert_eq!(Model::from_bytes(&bytes).unwrap(), with_crashed);
+
+        let mut deep = with_crashed.clone();
+        deep.contact = Mlp::random_deep(CONTACT_INPUTS, 16, 8, 11);
+        assert_eq!(Model::from_bytes(&deep.to_bytes()).unwrap(), deep);
+        deep.contact.mid.as_mut().unwrap().b.push(0.5);
+        assert!(matches!(
+            Model::from_bytes(&deep.to_bytes()),
+            Err(ModelError::Shape { net: "contact", .. })
+        ));
+
         with_crashed.crashed = Some(Mlp::random(RACE_INPUTS, 16, 10));
         assert!(matches!(
             Model::from_bytes(&with_crashed.to_bytes()),

@@ -20,16 +20,24 @@ pub fn blend(avg: &mut Model, current: &Model, decay: f32) {
 }
 
 fn blend_net(avg: &mut Mlp, current: &Mlp, decay: f32) {
-    if avg.inputs != current.inputs || avg.hidden != current.hidden {
+    if avg.inputs != current.inputs
+        || avg.hidden != current.hidden
+        || avg.mid.is_some() != current.mid.is_some()
+        || avg.last_hidden() != current.last_hidden()
+    {
         avg.clone_from(current);
         return;
     }
-    let pairs: [(&mut [f32], &[f32]); 4] = [
+    let mut pairs: Vec<(&mut [f32], &[f32])> = vec![
         (&mut avg.w1, &current.w1),
         (&mut avg.b1, &current.b1),
         (&mut avg.w2, &current.w2),
         (&mut avg.b2, &current.b2),
     ];
+    if let (Some(a), Some(c)) = (avg.mid.as_mut(), current.mid.as_ref()) {
+        pairs.push((&mut a.w, &c.w));
+        pairs.push((&mut a.b, &c.b));
+    }
     for (a, c) in pairs {
         for (a, c) in a.iter_mut().zip(c) {
             *a = decay * *a + (1.0 - decay) * c;

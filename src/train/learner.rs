@@ -4,7 +4,7 @@
 
 use crate::eval::encoding::encode;
 use crate::eval::game_net::GameNet;
-use crate::eval::network::{Mlp, OUTPUTS};
+use crate::eval::network::{MidLayer, Mlp, OUTPUTS};
 use crate::eval::{Model, NetKind};
 use crate::train::selfplay::Sample;
 use burn::module::{Module, Param};
@@ -21,6 +21,7 @@ use rand::seq::SliceRandom;
 #[derive(Module, Debug)]
 pub struct TrainableMlp {
     hidden: Linear,
+    mid: Option<Linear>,
     output: Linear,
 }
 
@@ -37,50 +38,89 @@ fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
         .expect("parameters are f32")
 }
 
+/// Our output layers are `[outputs][last]`; burn wants `[last][outputs]`.
+fn transposed(w: &[f32], rows: usize, cols: usize) -> Vec<f32> {
+    let mut t = vec![0f32; w.len()];
+    for r in 0..rows {
+        for c in 0..cols {
+            t[c * rows + r] = w[r * cols + c];
+        }
+    }
+    t
+}
+
+/// A layer's weights (`[d_in][d_out]`, burn's layout and our input-major
+/// one), its bias and its size.
+fn parts(l: &Linear) -> (Vec<f32>, Vec<f32>, usize, usize) {
+    let [d_in, d_out] = l.weight.val().dims();
+    let bias = values(l.bias.as_ref().expect("bias").val());
+    (values(l.weight.val()), bias, d_in, d_out)
+}
+
 impl TrainableMlp {
     pub fn from_mlp(m: &Mlp, device: &Device) -> TrainableMlp {
-        TrainableMlp::from_net(&GameNet::from(m.clone()), device)
+        let last = m.last_hidden();
+        TrainableMlp {
+            hidden: linear(m.w1.clone(), m.b1.clone(), m.inputs, m.hidden, device),
+            mid: m
+                .mid
+                .as_ref()
+                .map(|mid| linear(mid.w.clone(), mid.b.clone(), m.hidden, mid.units, device)),
+            output: linear(
+                transposed(&m.w2, OUTPUTS, last),
+                m.b2.to_vec(),
+                last,
+                OUTPUTS,
+                device,
+            ),
+        }
     }
 
     pub fn to_mlp(&self) -> Mlp {
-        Mlp::from(self.to_net())
+        let (w1, b1, inputs, hidden) = parts(&self.hidden);
+        let mid = self.mid.as_ref().map(|l| {
+            let (w, b, _, units) = parts(l);
+            MidLayer { units, w, b }
+        });
+        let (w2t, b2v, last, outputs) = parts(&self.output);
+        let mut b2 = [0f32; OUTPUTS];
+        b2.copy_from_slice(&b2v);
+        Mlp {
+            inputs,
+            hidden,
+            w1,
+            b1,
+            mid,
+            w2: transposed(&w2t, last, outputs),
+            b2,
+        }
     }
 
+    /// The twin of another game's one-layer network.
     pub fn from_net(m: &GameNet, device: &Device) -> TrainableMlp {
-        // Our output layer is [outputs][hidden]; burn wants [hidden][outputs].
-        let outputs = m.outputs;
-        let mut w2 = vec![0f32; m.hidden * outputs];
-        for o in 0..outputs {
-            for h in 0..m.hidden {
-                w2[h * outputs + o] = m.w2[o * m.hidden + h];
-            }
-        }
         TrainableMlp {
             hidden: linear(m.w1.clone(), m.b1.clone(), m.inputs, m.hidden, device),
-            output: linear(w2, m.b2.clone(), m.hidden, outputs, device),
+            mid: None,
+            output: linear(
+                transposed(&m.w2, m.outputs, m.hidden),
+                m.b2.clone(),
+                m.hidden,
+                m.outputs,
+                device,
+            ),
         }
     }
 
     pub fn to_net(&self) -> GameNet {
-        let w1 = values(self.hidden.weight.val());
-        let [inputs, hidden] = self.hidden.weight.val().dims();
-        let [_, outputs] = self.output.weight.val().dims();
-        let b1 = values(self.hidden.bias.as_ref().expect("bias").val());
-        let w2t = values(self.output.weight.val());
-        let b2 = values(self.output.bias.as_ref().expect("bias").val());
-        let mut w2 = vec![0f32; outputs * hidden];
-        for h in 0..hidden {
-            for o in 0..outputs {
-                w2[o * hidden + h] = w2t[h * outputs + o];
-            }
-        }
+        let (w1, b1, inputs, hidden) = parts(&self.hidden);
+        let (w2t, b2, _, outputs) = parts(&self.output);
         GameNet {
             inputs,
             hidden,
             outputs,
             w1,
             b1,
-            w2,
+            w2: transposed(&w2t, hidden, outputs),
             b2,
         }
     }
@@ -135,7 +175,12 @@ impl TrainableMlp {
     }
 
     pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
-        sigmoid(self.output.forward(sigmoid(self.hidden.forward(x))))
+        let h = sigmoid(self.hidden.forward(x));
+        let h = match &self.mid {
+            Some(mid) => sigmoid(mid.forward(h)),
+            None => h,
+        };
+        sigmoid(self.output.forward(h))
     }
 }
 
@@ -345,24 +390,23 @@ mod tests {
     #[test]
     fn burn_twin_agrees_with_the_fast_path() {
         let model = Model::random(16, 8, 11);
-        let learner = NetLearner::new(NetKind::Contact, &model.contact);
-        assert_eq!(
-            learner.weights(),
-            model.contact,
-            "weights survive the round trip"
-        );
-        let pos = Position::starting();
-        let mut x = vec![0f32; NetKind::Contact.inputs()];
-        encode(&pos, NetKind::Contact, &mut x);
-        let device = Device::flex();
-        let twin = TrainableMlp::from_mlp(&model.contact, &device);
-        let y = values(twin.forward(Tensor::<2>::from_data(
-            TensorData::new(x.clone(), [1, x.len()]),
-            &device,
-        )));
-        let fast = model.contact.forward(&x);
-        for (a, b) in y.iter().zip(fast) {
-            assert!((a - b).abs() < 1e-5, "{y:?} vs {fast:?}");
+        let inputs = NetKind::Contact.inputs();
+        for net in [model.contact, Mlp::random_deep(inputs, 16, 8, 12)] {
+            let learner = NetLearner::new(NetKind::Contact, &net);
+            assert_eq!(learner.weights(), net, "weights survive the round trip");
+            let pos = Position::starting();
+            let mut x = vec![0f32; inputs];
+            encode(&pos, NetKind::Contact, &mut x);
+            let device = Device::flex();
+            let twin = TrainableMlp::from_mlp(&net, &device);
+            let y = values(twin.forward(Tensor::<2>::from_data(
+                TensorData::new(x.clone(), [1, x.len()]),
+                &device,
+            )));
+            let fast = net.forward(&x);
+            for (a, b) in y.iter().zip(fast) {
+                assert!((a - b).abs() < 1e-5, "{y:?} vs {fast:?}");
+            }
         }
     }
 
