@@ -120,6 +120,60 @@ fn trains_measures_and_resumes() {
 }
 
 #[test]
+fn distils_a_teachers_search_and_refuses_damaged_positions() {
+    let dir = scratch_dir("train-distill");
+    let config = dir.join("distill.json");
+    std::fs::write(
+        &config,
+        r#"{"distill_teacher": "models/kotra-v1.net", "target_ply": 1, "move_noise": 0.1,
+            "contact_hidden": 16, "contact_mid": 8, "games": 6, "games_per_step": 4,
+            "epochs": 2, "learning_rate": 1e-3, "learning_rate_end": 1e-4, "measure_games": 10}"#,
+    )
+    .unwrap();
+    let out = dir.join("run");
+    let o = train(&config, &out, &[]);
+    assert!(o.status.success(), "{o:?}");
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.contains("distilled 6 games"), "{said}");
+    for chunk in ["00000.bin", "00001.bin"] {
+        assert!(
+            out.join("positions").join(chunk).exists(),
+            "{chunk} missing"
+        );
+    }
+    let csv = std::fs::read_to_string(out.join("curve.csv")).unwrap();
+    assert_eq!(
+        csv.lines().count(),
+        3,
+        "header and one row per epoch:\n{csv}"
+    );
+    // The student: a two-layer contact network, the teacher's race network.
+    let o = run(&["model", out.join("model.net").to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("contact network: 230-16-8-5"), "{text}");
+    assert!(text.contains("race network: 198-64-5"), "{text}");
+    assert!(text.contains("crashed network: none"), "{text}");
+    // Resuming a finished run changes nothing.
+    let o = train(&config, &out, &["--resume"]);
+    assert!(o.status.success(), "{o:?}");
+    let again = std::fs::read_to_string(out.join("curve.csv")).unwrap();
+    assert_eq!(again, csv);
+    // A new run over a damaged chunk of positions says which file, once.
+    std::fs::remove_file(out.join("checkpoint.bin")).unwrap();
+    let chunk = out.join("positions").join("00001.bin");
+    let bytes = std::fs::read(&chunk).unwrap();
+    std::fs::write(&chunk, &bytes[..bytes.len() / 2]).unwrap();
+    let o = train(&config, &out, &[]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("00001.bin") && err.contains("truncated"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+#[test]
 fn resume_without_a_checkpoint_or_from_a_damaged_one_fails_cleanly() {
     let dir = scratch_dir("train-damaged");
     let config = tiny_config(&dir, 20);

@@ -14,10 +14,10 @@ pub fn run(path: Option<&Path>) -> anyhow::Result<()> {
     println!("  self-play games: {}", model.meta.games_trained);
     println!("  input encoding: version {}", model.meta.encoding_version);
     for (label, net) in [("contact", &model.contact), ("race", &model.race)] {
-        println!("  {label} network: {}-{}-5", net.inputs, net.hidden);
+        println!("  {label} network: {}", net.shape());
     }
     match &model.crashed {
-        Some(net) => println!("  crashed network: {}-{}-5", net.inputs, net.hidden),
+        Some(net) => println!("  crashed network: {}", net.shape()),
         None => println!(
             "  crashed network: none (the contact network evaluates back games and crashed boards)"
         ),

@@ -41,12 +41,23 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         progress: !args.quiet,
     };
     let done = train(&opts).context("training")?;
-    println!(
-        "trained {} games in {:.0} s; model: {}",
-        done.games_played,
-        done.seconds,
-        args.out.join(crate::train::MODEL_FILE).display()
-    );
+    let model = args.out.join(crate::train::MODEL_FILE);
+    match &done.config.distill_teacher {
+        Some(teacher) => println!(
+            "distilled {} games of {} over {} epochs in {:.0} s; model: {}",
+            done.games_played,
+            teacher.display(),
+            done.step,
+            done.seconds,
+            model.display()
+        ),
+        None => println!(
+            "trained {} games in {:.0} s; model: {}",
+            done.games_played,
+            done.seconds,
+            model.display()
+        ),
+    }
     if let Some(p) = done.curve.last() {
         println!(
             "last measurement: vs PubEval {:+.3} ± {:.3} ppg, dev-set error {:.2} mp",

@@ -90,6 +90,15 @@ impl Mlp {
         }
     }
 
+    /// Layer sizes, inputs to outputs: "230-256-64-5".
+    pub fn shape(&self) -> String {
+        let mid = self
+            .mid
+            .as_ref()
+            .map_or(String::new(), |m| format!("-{}", m.units));
+        format!("{}-{}{mid}-{OUTPUTS}", self.inputs, self.hidden)
+    }
+
     /// Units of the layer the outputs read.
     pub fn last_hidden(&self) -> usize {
         self.mid.as_ref().map_or(self.hidden, |m| m.units)

@@ -17,7 +17,8 @@ const KIND: FrameKind = FrameKind {
     magic: b"KOTRACKP",
     // 2: the model's optional crashed network and its learner.
     // 3: the moving average of the weights.
-    version: 3,
+    // 4: networks with a second hidden layer (model file format 3).
+    version: 4,
 };
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

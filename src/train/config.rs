@@ -66,6 +66,17 @@ pub struct TrainConfig {
     /// it `model.net` and the measurements are the average's, while
     /// self-play and learning go on with the current weights.
     pub weight_average: f32,
+    /// Distil the search of this model instead of learning from self-play
+    /// (see `distill`): it plays `games` games (noise and exploration as
+    /// below, `games_per_step` to a chunk on disk), every position rolled
+    /// from gets its `target_ply`-ply value, and a new contact network of
+    /// `contact_hidden` and `contact_mid` units makes `epochs` passes over
+    /// the whole set, the learning rate decaying from `learning_rate` to
+    /// `learning_rate_end` over the epochs. It keeps the teacher's race
+    /// network and has no crashed network; it is measured every epoch.
+    pub distill_teacher: Option<std::path::PathBuf>,
+    /// Units of the contact network's second hidden layer (0 = none).
+    pub contact_mid: usize,
     /// Games between strength measurements (rounded to whole steps).
     pub measure_every: u64,
     /// Games per measurement against PubEval and the previous checkpoint.
@@ -95,6 +106,8 @@ impl Default for TrainConfig {
             drop_features: Vec::new(),
             crashed_net: false,
             weight_average: 0.0,
+            distill_teacher: None,
+            contact_mid: 0,
             measure_every: 10_000,
             measure_games: 1_000,
         }
@@ -171,6 +184,22 @@ impl TrainConfig {
         if self.rollout_trials > 0 && (self.target_ply > 0 || self.rollouts_per_game == 0) {
             return Err(ConfigError::Invalid(
                 "rollout targets need target_ply 0 and rollouts_per_game > 0".into(),
+            ));
+        }
+        if self.contact_mid > 0 && !hidden_ok(self.contact_mid) {
+            return Err(ConfigError::Invalid(
+                "contact_mid must be a multiple of 8 up to 512".into(),
+            ));
+        }
+        if self.distill_teacher.is_some()
+            && (self.target_ply == 0
+                || self.rollout_trials > 0
+                || self.crashed_net
+                || self.weight_average > 0.0
+                || self.init_model.is_some())
+        {
+            return Err(ConfigError::Invalid(
+                "distillation needs target_ply 1 or 2 and no rollout_trials, crashed_net, weight_average or init_model".into(),
             ));
         }
         if !(self.hard_plan_weight.is_finite() && self.hard_plan_weight > 0.0) {

@@ -13,6 +13,7 @@ pub mod checkpoint;
 pub mod config;
 pub mod curve;
 pub mod dev_set;
+pub mod distill;
 pub mod learner;
 pub mod rollout_targets;
 pub mod selfplay;
@@ -73,6 +74,8 @@ pub enum TrainError {
         path: PathBuf,
         error: std::io::Error,
     },
+    #[error("training positions {path}: {why} (delete the file to play its games again)")]
+    Positions { path: PathBuf, why: String },
 }
 
 /// Runs (or continues) training until `config.games` games are played.
@@ -106,15 +109,38 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         if let Some(games) = opts.games {
             cfg.games = games;
         }
-        let mut model = match &cfg.init_model {
-            Some(path) => Model::load(path)?,
-            None => Model::random(cfg.contact_hidden, cfg.race_hidden, cfg.seed),
+        let mut model = match (&cfg.distill_teacher, &cfg.init_model) {
+            (Some(teacher), _) => distill::student(
+                &Model::load(teacher)?,
+                cfg.contact_hidden,
+                cfg.contact_mid,
+                cfg.seed,
+            ),
+            (None, Some(path)) => Model::load(path)?,
+            (None, None) => {
+                let mut m = Model::random(cfg.contact_hidden, cfg.race_hidden, cfg.seed);
+                m.contact = crate::eval::network::Mlp::random_deep(
+                    m.contact.inputs,
+                    cfg.contact_hidden,
+                    cfg.contact_mid,
+                    cfg.seed,
+                );
+                m
+            }
         };
         if cfg.crashed_net && model.crashed.is_none() {
             model.crashed = Some(model.contact.clone());
         }
         let games_before = model.meta.games_trained;
-        model.meta.description = if cfg.rollout_trials > 0 {
+        model.meta.description = if let Some(teacher) = &cfg.distill_teacher {
+            format!(
+                "kotra-ai distillation of {}'s {}-ply search over {} of its games, config seed {}",
+                teacher.display(),
+                cfg.target_ply,
+                cfg.games,
+                cfg.seed
+            )
+        } else if cfg.rollout_trials > 0 {
             format!(
                 "kotra-ai self-play with {}-trial rollout targets, config seed {}",
                 cfg.rollout_trials, cfg.seed
@@ -147,6 +173,9 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
     let cfg = state.config.clone();
     learners.drop_features(&cfg.drop_features);
     learners.export(&mut state.model);
+    if let Some(teacher) = &cfg.distill_teacher {
+        return distill::run(opts, teacher, state, learners, dev.as_ref());
+    }
     let bar = progress_bar(opts.progress, cfg.games, state.games_played);
     let started = Instant::now();
     let base_seconds = state.seconds;

@@ -1,0 +1,268 @@
+//! Distillation: supervised learning of a new contact network from a
+//! teacher's search.
+//!
+//! Self-play learning refines a network only as fast as its games come:
+//! each position is seen once, at a learning rate small enough for the
+//! noise of fresh targets, and 1-ply targets stopped paying near 6.5 mp.
+//! Here the teacher plays `games` noisy games once, every position it
+//! rolls from gets its `target_ply`-ply value, and the student makes
+//! `epochs` full passes over that fixed set at a decaying learning rate.
+//! A student with two hidden layers learns the teacher's 1-ply judgement
+//! far better than the teacher's own 0-ply network holds it (kotra-v10 in
+//! models/README.md).
+//!
+//! Phase 1 writes the positions in chunks of `games_per_step` games
+//! (`positions/NNNNN.bin`, each written atomically and skipped on
+//! resume); phase 2 checkpoints after every epoch. The student has no
+//! crashed network (its contact network learns those positions too) and
+//! keeps the teacher's race network, which it does not train.
+
+use super::checkpoint::Checkpoint;
+use super::dev_set::DevSet;
+use super::learner::{AdamPass, Learners};
+use super::selfplay::{MovePolicy, Sample, play_games};
+use super::{TrainError, TrainOptions, curve, measure, progress_bar};
+use crate::backgammon::Position;
+use crate::eval::{Evaluator, Model, NetKind, Probs};
+use crate::framed_file::{FrameKind, frame, unframe};
+use crate::players::duel::splitmix;
+use std::path::Path;
+use std::time::Instant;
+
+const CHUNK_KIND: FrameKind = FrameKind {
+    name: "kotra-ai training positions",
+    magic: b"KOTRAPOS",
+    version: 1,
+};
+/// Bytes per sample: both sides' checkers on points 0..=24, the network,
+/// the five target probabilities.
+const RECORD: usize = 25 + 25 + 1 + 4 * 5;
+
+/// The student of `teacher`: its race network, a new contact network of
+/// `hidden` and `mid` units, no crashed network.
+pub fn student(teacher: &Model, hidden: usize, mid: usize, seed: u64) -> Model {
+    let mut m = teacher.clone();
+    m.contact = crate::eval::network::Mlp::random_deep(
+        crate::eval::encoding::CONTACT_INPUTS,
+        hidden,
+        mid,
+        seed,
+    );
+    m.crashed = None;
+    m
+}
+
+/// Runs (or continues) a distillation run whose checkpoint is `state`.
+pub(super) fn run(
+    opts: &TrainOptions,
+    teacher_path: &Path,
+    mut state: Checkpoint,
+    mut learners: Learners,
+    dev: Option<&DevSet>,
+) -> Result<Checkpoint, TrainError> {
+    let cfg = state.config.clone();
+    let samples = positions(opts, teacher_path, &cfg)?;
+    state.games_played = cfg.games;
+    state.model.meta.games_trained = state.prior_games + cfg.games;
+    let epochs = cfg.epochs as u64;
+    let bar = progress_bar(opts.progress, epochs, state.step);
+    bar.set_message(format!("{} positions", samples.len()));
+    let started = Instant::now();
+    let base_seconds = state.seconds;
+    while state.step < epochs {
+        let progress = state.step as f64 / (epochs.max(2) - 1) as f64;
+        let lr = match cfg.learning_rate_end {
+            Some(end) => cfg.learning_rate * (end / cfg.learning_rate).powf(progress),
+            None => cfg.learning_rate,
+        };
+        let pass = AdamPass {
+            batch: cfg.batch_size,
+            epochs: 1,
+            lr,
+        };
+        let loss = learners.train(&samples, pass, splitmix(cfg.seed ^ state.step));
+        learners.export(&mut state.model);
+        state.step += 1;
+        state.seconds = base_seconds + started.elapsed().as_secs_f64();
+        state.contact = learners.contact.state();
+        state.race = learners.race.state();
+        let mut point = measure(&state, dev, loss);
+        // A distillation's curve runs over epochs.
+        point.games = state.step;
+        bar.suspend(|| {
+            eprintln!(
+                "epoch {}: lr {lr:.2e}, loss {:.3e}, vs PubEval {:+.3} ± {:.3} ppg, vs previous {:+.3} ± {:.3}, dev {:.2} mp",
+                state.step,
+                point.loss_contact,
+                point.ppg_pubeval,
+                point.se_pubeval,
+                point.ppg_previous,
+                point.se_previous,
+                point.dev_mp
+            )
+        });
+        state.curve.push(point);
+        state.previous = Some(state.model.clone());
+        curve::write(&opts.out_dir, &state.curve).map_err(|error| TrainError::Write {
+            path: opts.out_dir.clone(),
+            error,
+        })?;
+        state.save_all(&opts.out_dir)?;
+        bar.set_position(state.step);
+    }
+    bar.finish();
+    Ok(state)
+}
+
+/// The whole set of positions: chunks already on disk are read, the rest
+/// played by the teacher and written.
+fn positions(
+    opts: &TrainOptions,
+    teacher_path: &Path,
+    cfg: &super::TrainConfig,
+) -> Result<Vec<Sample>, TrainError> {
+    let dir = opts.out_dir.join("positions");
+    std::fs::create_dir_all(&dir).map_err(|error| TrainError::Write {
+        path: dir.clone(),
+        error,
+    })?;
+    let teacher = Evaluator::new(Model::load(teacher_path)?);
+    let policy = MovePolicy {
+        exploration: cfg.exploration,
+        noise: cfg.move_noise,
+    };
+    let chunks = cfg.games.div_ceil(cfg.games_per_step);
+    let bar = crate::progress::bar(
+        opts.progress,
+        cfg.games,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} teacher games ({per_sec}, eta {eta}) {msg}",
+    );
+    let mut all = Vec::new();
+    for c in 0..chunks {
+        let path = dir.join(format!("{c:05}.bin"));
+        let games = cfg.games_per_step.min(cfg.games - c * cfg.games_per_step);
+        let chunk = if path.exists() {
+            read_chunk(&path)?
+        } else {
+            let seed = splitmix(cfg.seed ^ splitmix(c.wrapping_add(1 << 41)));
+            let s = play_games(&teacher, games, seed, cfg.lambda, policy, cfg.target_ply);
+            write_chunk(&path, &s)?;
+            s
+        };
+        // The student's contact network learns the crashed positions too;
+        // its race network is the teacher's.
+        all.extend(chunk.into_iter().filter_map(|s| match s.kind {
+            NetKind::Race => None,
+            _ => Some(Sample {
+                kind: NetKind::Contact,
+                ..s
+            }),
+        }));
+        bar.inc(games);
+        bar.set_message(format!("{} positions", all.len()));
+    }
+    bar.finish_and_clear();
+    Ok(all)
+}
+
+fn kind_code(kind: NetKind) -> u8 {
+    match kind {
+        NetKind::Contact => 0,
+        NetKind::Race => 1,
+        NetKind::Crashed => 2,
+    }
+}
+
+fn write_chunk(path: &Path, samples: &[Sample]) -> Result<(), TrainError> {
+    let mut payload = Vec::with_capacity(samples.len() * RECORD);
+    for s in samples {
+        let (mover, opponent) = s.position.to_sides();
+        payload.extend_from_slice(&mover);
+        payload.extend_from_slice(&opponent);
+        payload.push(kind_code(s.kind));
+        for v in s.target.0 {
+            payload.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    crate::atomic_file::write(path, &frame(&CHUNK_KIND, &payload)).map_err(|error| {
+        TrainError::Write {
+            path: path.to_owned(),
+            error,
+        }
+    })
+}
+
+fn read_chunk(path: &Path) -> Result<Vec<Sample>, TrainError> {
+    let bad = |why: String| TrainError::Positions {
+        path: path.to_owned(),
+        why,
+    };
+    let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
+    let payload = unframe(&CHUNK_KIND, &bytes).map_err(|e| bad(e.to_string()))?;
+    if !payload.len().is_multiple_of(RECORD) {
+        return Err(bad("not a whole number of records".into()));
+    }
+    payload
+        .chunks_exact(RECORD)
+        .map(|r| {
+            let side = |b: &[u8]| -> [u8; 25] { b.try_into().expect("25 bytes") };
+            let position = Position::from_sides(&side(&r[..25]), &side(&r[25..50]))
+                .map_err(|e| bad(e.to_string()))?;
+            let kind = match r[50] {
+                0 => NetKind::Contact,
+                1 => NetKind::Race,
+                2 => NetKind::Crashed,
+                k => return Err(bad(format!("unknown network {k}"))),
+            };
+            let mut target = [0f32; 5];
+            for (v, b) in target.iter_mut().zip(r[51..].chunks_exact(4)) {
+                *v = f32::from_le_bytes(b.try_into().expect("4 bytes"));
+            }
+            Ok(Sample {
+                position,
+                kind,
+                target: Probs(target),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_round_trip_and_damage_is_refused() {
+        let eval = Evaluator::new(Model::random(16, 8, 3));
+        let samples = play_games(&eval, 2, 9, 0.7, MovePolicy::greedy(), 1);
+        assert!(samples.len() > 10);
+        let dir = std::env::temp_dir().join(format!("kotra-distill-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("00000.bin");
+        write_chunk(&path, &samples).unwrap();
+        let back = read_chunk(&path).unwrap();
+        assert_eq!(back.len(), samples.len());
+        for (a, b) in back.iter().zip(&samples) {
+            assert_eq!(
+                (a.position, a.kind, a.target),
+                (b.position, b.kind, b.target)
+            );
+        }
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+        let err = read_chunk(&path).unwrap_err().to_string();
+        assert!(err.contains("truncated"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_student_keeps_the_teachers_race_network() {
+        let teacher = Model::random(16, 8, 4);
+        let s = student(&teacher, 32, 8, 5);
+        assert_eq!(s.race, teacher.race);
+        assert_eq!(s.contact.hidden, 32);
+        assert_eq!(s.contact.mid.as_ref().map(|m| m.units), Some(8));
+        assert!(s.crashed.is_none());
+        s.validate().unwrap();
+    }
+}
