@@ -164,18 +164,59 @@ impl Mlp {
 }
 
 /// Sigmoid units of a dense input-major layer (`w[i * units + u]`) over
-/// `lower`: one contiguous row per lower unit, which vectorises.
+/// `lower`. Summed a block of units at a time in four partial sums, each
+/// over every fourth lower unit: a block's sums stay in registers and four
+/// independent chains hide the latency of each multiply-add. A plain
+/// row-by-row pass through memory waited on its own stores: 256 × 64
+/// units cost 1.1 µs that way, 0.75 µs so (16k multiply-adds, about what
+/// the first layer's seventy rows of 256 cost).
 #[inline(always)]
 pub fn mid_layer(w: &[f32], b: &[f32], lower: &[f32], upper: &mut [f32]) {
     let units = b.len();
-    upper.copy_from_slice(b);
-    for (&x, row) in lower.iter().zip(w.chunks_exact(units)) {
-        for (a, &wv) in upper.iter_mut().zip(row) {
-            *a += x * wv;
+    assert!(
+        w.len() == lower.len() * units && upper.len() == units && lower.len().is_multiple_of(4)
+    );
+    let mut start = 0;
+    while start < units {
+        if units - start >= 32 {
+            mid_block::<32>(w, units, start, lower, &mut upper[start..start + 32]);
+            start += 32;
+        } else {
+            // Units are a multiple of eight (`Mlp::validate`).
+            mid_block::<8>(w, units, start, lower, &mut upper[start..start + 8]);
+            start += 8;
         }
     }
-    for a in upper.iter_mut() {
-        *a = sigmoid(*a);
+    for (a, &bias) in upper.iter_mut().zip(b) {
+        *a = sigmoid(*a + bias);
+    }
+}
+
+/// Units `start..start + B` of [`mid_layer`], before bias and sigmoid.
+#[inline(always)]
+fn mid_block<const B: usize>(
+    w: &[f32],
+    units: usize,
+    start: usize,
+    lower: &[f32],
+    out: &mut [f32],
+) {
+    let (mut a0, mut a1, mut a2, mut a3) = ([0f32; B], [0f32; B], [0f32; B], [0f32; B]);
+    let row = |i: usize| -> &[f32; B] {
+        let at = i * units + start;
+        w[at..at + B].try_into().expect("B weights")
+    };
+    for (g, xs) in lower.chunks_exact(4).enumerate() {
+        let (r0, r1, r2, r3) = (row(4 * g), row(4 * g + 1), row(4 * g + 2), row(4 * g + 3));
+        for k in 0..B {
+            a0[k] += xs[0] * r0[k];
+            a1[k] += xs[1] * r1[k];
+            a2[k] += xs[2] * r2[k];
+            a3[k] += xs[3] * r3[k];
+        }
+    }
+    for (k, o) in out.iter_mut().enumerate() {
+        *o = (a0[k] + a1[k]) + (a2[k] + a3[k]);
     }
 }
 
