@@ -165,7 +165,15 @@ fn pruning_keeps_the_answer_on_clear_decisions() {
                 .with_prune(0)
                 .rank_moves(&list, &CubeState::money(), &settings);
         let pruned = Searcher::new(&eval).rank_moves(&list, &CubeState::money(), &settings);
-        assert_eq!(full[0].index, pruned[0].index, "{id}");
+        // The same move, or one the full search holds as good: where every
+        // move leaves the opponent a double/pass (sNvBAQDg2+ABEA with 52 for
+        // some networks) all tie at -1 and either order is right.
+        let pruned_choice = full.iter().find(|m| m.index == pruned[0].index).unwrap();
+        assert!(
+            pruned_choice.equity >= full[0].equity - 0.005,
+            "{id}: pruning chose a move the full search holds {:.3} worse",
+            full[0].equity - pruned_choice.equity
+        );
         assert!((full[0].equity - pruned[0].equity).abs() < 0.05, "{id}");
         // Pruning only drops replies from consideration: never a crash, and
         // the 0-ply layer is untouched.
