@@ -9,9 +9,7 @@
 //! significant bits moves an output by about 1e-4, far below what
 //! separates moves; training keeps the full f32 weights in [`Mlp`].
 
-use super::network::{
-    MAX_HIDDEN, MidLayer, Mlp, OUTPUTS, hidden_layer, mid_layer, output_layer, sigmoid,
-};
+use super::network::{MAX_HIDDEN, MidLayer, Mlp, OUTPUTS, hidden_layer, sigmoid, upper_layers};
 
 /// The most inputs the vector paths gather.
 const MAX_INPUTS: usize = 512;
@@ -97,7 +95,7 @@ impl FastNet {
         let mut scratch = [0f32; MAX_HIDDEN];
         let hidden = &mut scratch[..self.hidden];
         hidden_layer(&self.w1_rounded, &self.b1, input, hidden);
-        self.upper_layers(hidden)
+        upper_layers(self.mid.as_ref(), &self.w2, &self.b2, hidden)
     }
 
     /// The AVX-512 pass: the non-zero inputs gathered sixteen at a time
@@ -156,22 +154,7 @@ impl FastNet {
         for a in hidden.iter_mut() {
             *a = sigmoid(*a);
         }
-        self.upper_layers(hidden)
-    }
-
-    /// The second hidden layer, if any, and the outputs, from the first
-    /// layer's sigmoid units.
-    #[inline(always)]
-    fn upper_layers(&self, hidden: &[f32]) -> [f32; OUTPUTS] {
-        match &self.mid {
-            None => output_layer(&self.w2, &self.b2, hidden),
-            Some(mid) => {
-                let mut upper = [0f32; MAX_HIDDEN];
-                let upper = &mut upper[..mid.units];
-                mid_layer(&mid.w, &mid.b, hidden, upper);
-                output_layer(&self.w2, &self.b2, upper)
-            }
-        }
+        upper_layers(self.mid.as_ref(), &self.w2, &self.b2, hidden)
     }
 }
 

@@ -112,17 +112,12 @@ impl Mlp {
                 found: self.inputs,
             });
         }
-        if self.hidden == 0
-            || self.hidden > MAX_HIDDEN
-            || !self.hidden.is_multiple_of(HIDDEN_MULTIPLE)
-        {
+        let size_ok = |n: usize| n > 0 && n <= MAX_HIDDEN && n.is_multiple_of(HIDDEN_MULTIPLE);
+        if !size_ok(self.hidden) {
             return Err(ShapeError::Hidden(self.hidden));
         }
         if let Some(mid) = &self.mid {
-            if mid.units == 0
-                || mid.units > MAX_HIDDEN
-                || !mid.units.is_multiple_of(HIDDEN_MULTIPLE)
-            {
+            if !size_ok(mid.units) {
                 return Err(ShapeError::Hidden(mid.units));
             }
             if mid.w.len() != self.hidden * mid.units || mid.b.len() != mid.units {
@@ -151,14 +146,27 @@ impl Mlp {
         let mut scratch = [0f32; MAX_HIDDEN];
         let hidden = &mut scratch[..self.hidden];
         hidden_layer(&self.w1, &self.b1, input, hidden);
-        match &self.mid {
-            None => output_layer(&self.w2, &self.b2, hidden),
-            Some(mid) => {
-                let mut upper = [0f32; MAX_HIDDEN];
-                let upper = &mut upper[..mid.units];
-                mid_layer(&mid.w, &mid.b, hidden, upper);
-                output_layer(&self.w2, &self.b2, upper)
-            }
+        upper_layers(self.mid.as_ref(), &self.w2, &self.b2, hidden)
+    }
+}
+
+/// The second hidden layer, if any, and the outputs, from the first
+/// layer's sigmoid units: shared by the reference pass and every pass of
+/// the fast copy, inlined into each so it is vectorised at its width.
+#[inline(always)]
+pub fn upper_layers(
+    mid: Option<&MidLayer>,
+    w2: &[f32],
+    b2: &[f32; OUTPUTS],
+    hidden: &[f32],
+) -> [f32; OUTPUTS] {
+    match mid {
+        None => output_layer(w2, b2, hidden),
+        Some(mid) => {
+            let mut upper = [0f32; MAX_HIDDEN];
+            let upper = &mut upper[..mid.units];
+            mid_layer(&mid.w, &mid.b, hidden, upper);
+            output_layer(w2, b2, upper)
         }
     }
 }

@@ -146,12 +146,14 @@ impl TrainConfig {
 
     /// The learning rate after `games` of the run's games.
     pub fn learning_rate_at(&self, games: u64) -> f64 {
+        self.learning_rate_after((games as f64 / self.games.max(1) as f64).min(1.0))
+    }
+
+    /// The learning rate after `progress` (0 to 1) of the run.
+    pub fn learning_rate_after(&self, progress: f64) -> f64 {
         match self.learning_rate_end {
             None => self.learning_rate,
-            Some(end) => {
-                let progress = (games as f64 / self.games.max(1) as f64).min(1.0);
-                self.learning_rate * (end / self.learning_rate).powf(progress)
-            }
+            Some(end) => self.learning_rate * (end / self.learning_rate).powf(progress),
         }
     }
 

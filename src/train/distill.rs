@@ -70,11 +70,8 @@ pub(super) fn run(
     let started = Instant::now();
     let base_seconds = state.seconds;
     while state.step < epochs {
-        let progress = state.step as f64 / (epochs.max(2) - 1) as f64;
-        let lr = match cfg.learning_rate_end {
-            Some(end) => cfg.learning_rate * (end / cfg.learning_rate).powf(progress),
-            None => cfg.learning_rate,
-        };
+        // From `learning_rate` at the first epoch to `learning_rate_end` at the last.
+        let lr = cfg.learning_rate_after(state.step as f64 / (epochs.max(2) - 1) as f64);
         let pass = AdamPass {
             batch: cfg.batch_size,
             epochs: 1,
