@@ -61,14 +61,20 @@ pub(super) fn run(
     dev: Option<&DevSet>,
 ) -> Result<Checkpoint, TrainError> {
     let cfg = state.config.clone();
+    if state.step == 0 {
+        // A checkpoint before the teacher's games, so that `--resume`
+        // works while they are played (written chunks are kept).
+        state.save_all(&opts.out_dir)?;
+    }
+    // Wall time counts the teacher's games played in this session too.
+    let started = Instant::now();
+    let base_seconds = state.seconds;
     let samples = positions(opts, teacher_path, &cfg)?;
     state.games_played = cfg.games;
     state.model.meta.games_trained = state.prior_games + cfg.games;
     let epochs = cfg.epochs as u64;
     let bar = progress_bar(opts.progress, epochs, state.step);
     bar.set_message(format!("{} positions", samples.len()));
-    let started = Instant::now();
-    let base_seconds = state.seconds;
     while state.step < epochs {
         // From `learning_rate` at the first epoch to `learning_rate_end` at the last.
         let lr = cfg.learning_rate_after(state.step as f64 / (epochs.max(2) - 1) as f64);
