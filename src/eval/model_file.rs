@@ -74,6 +74,34 @@ struct MlpV2 {
     b2: [f32; OUTPUTS],
 }
 
+impl From<ModelV1> for ModelV2 {
+    fn from(v1: ModelV1) -> ModelV2 {
+        ModelV2 {
+            meta: v1.meta,
+            contact: v1.contact,
+            race: v1.race,
+            crashed: None,
+        }
+    }
+}
+
+impl From<ModelV1> for Model {
+    fn from(v1: ModelV1) -> Model {
+        ModelV2::from(v1).into()
+    }
+}
+
+impl From<ModelV2> for Model {
+    fn from(v2: ModelV2) -> Model {
+        Model {
+            meta: v2.meta,
+            contact: v2.contact.into(),
+            race: v2.race.into(),
+            crashed: v2.crashed.map(Mlp::from),
+        }
+    }
+}
+
 impl From<MlpV2> for Mlp {
     fn from(m: MlpV2) -> Mlp {
         Mlp {
@@ -131,6 +159,13 @@ impl Model {
     /// A version-1 model in today's encoding: its contact network gets the
     /// features added since with zero weights, so it evaluates exactly as
     /// before, and training can start from it and learn to use them.
+    /// This model with new random weights for its contact network:
+    /// `hidden` units and, unless `mid` is 0, a second layer of `mid`.
+    pub fn with_fresh_contact(mut self, hidden: usize, mid: usize, seed: u64) -> Model {
+        self.contact = Mlp::random_deep(CONTACT_INPUTS, hidden, mid, seed);
+        self
+    }
+
     fn upgraded(mut self) -> Model {
         if self.meta.encoding_version != 1
             || self.contact.inputs != 2 * (RAW_PER_SIDE + FEATURES_PER_SIDE_V1)
@@ -201,25 +236,9 @@ impl Model {
                 .map(|(value, _)| value)
                 .map_err(|e| ModelError::Decode(e.to_string()))
         }
-        let model = match unframe_since(&KIND, 1, bytes)? {
-            (1, payload) => {
-                let v1: ModelV1 = decode(payload)?;
-                Model {
-                    meta: v1.meta,
-                    contact: v1.contact.into(),
-                    race: v1.race.into(),
-                    crashed: None,
-                }
-            }
-            (2, payload) => {
-                let v2: ModelV2 = decode(payload)?;
-                Model {
-                    meta: v2.meta,
-                    contact: v2.contact.into(),
-                    race: v2.race.into(),
-                    crashed: v2.crashed.map(Mlp::from),
-                }
-            }
+        let model: Model = match unframe_since(&KIND, 1, bytes)? {
+            (1, payload) => decode::<ModelV1>(payload)?.into(),
+            (2, payload) => decode::<ModelV2>(payload)?.into(),
             (_, payload) => decode(payload)?,
         };
         let model = model.upgraded();

@@ -21,6 +21,16 @@ pub struct CurvePoint {
     pub loss_crashed: f64,
 }
 
+impl CurvePoint {
+    /// The strength figures as a progress line shows them.
+    pub fn strength(&self) -> String {
+        format!(
+            "vs PubEval {:+.3} ± {:.3} ppg, vs previous {:+.3} ± {:.3}, dev {:.2} mp",
+            self.ppg_pubeval, self.se_pubeval, self.ppg_previous, self.se_previous, self.dev_mp
+        )
+    }
+}
+
 pub fn to_csv(points: &[CurvePoint]) -> String {
     let mut s = String::from(
         "games,seconds,loss_contact,loss_race,ppg_pubeval,se_pubeval,ppg_previous,se_previous,dev_mp,loss_crashed\n",

@@ -21,7 +21,7 @@ use super::checkpoint::Checkpoint;
 use super::dev_set::DevSet;
 use super::learner::{AdamPass, Learners};
 use super::selfplay::{MovePolicy, Sample, play_games};
-use super::{TrainError, TrainOptions, curve, measure, progress_bar};
+use super::{TrainError, TrainOptions, measure, progress_bar};
 use crate::backgammon::Position;
 use crate::eval::{Evaluator, Model, NetKind, Probs};
 use crate::framed_file::{FrameKind, frame, unframe};
@@ -41,13 +41,7 @@ const RECORD: usize = 25 + 25 + 1 + 4 * 5;
 /// The student of `teacher`: its race network, a new contact network of
 /// `hidden` and `mid` units, no crashed network.
 pub fn student(teacher: &Model, hidden: usize, mid: usize, seed: u64) -> Model {
-    let mut m = teacher.clone();
-    m.contact = crate::eval::network::Mlp::random_deep(
-        crate::eval::encoding::CONTACT_INPUTS,
-        hidden,
-        mid,
-        seed,
-    );
+    let mut m = teacher.clone().with_fresh_contact(hidden, mid, seed);
     m.crashed = None;
     m
 }
@@ -87,29 +81,19 @@ pub(super) fn run(
         learners.export(&mut state.model);
         state.step += 1;
         state.seconds = base_seconds + started.elapsed().as_secs_f64();
-        state.contact = learners.contact.state();
-        state.race = learners.race.state();
+        state.keep_learners(&learners);
         let mut point = measure(&state, dev, loss);
         // A distillation's curve runs over epochs.
         point.games = state.step;
         bar.suspend(|| {
             eprintln!(
-                "epoch {}: lr {lr:.2e}, loss {:.3e}, vs PubEval {:+.3} ± {:.3} ppg, vs previous {:+.3} ± {:.3}, dev {:.2} mp",
+                "epoch {}: lr {lr:.2e}, loss {:.3e}, {}",
                 state.step,
                 point.loss_contact,
-                point.ppg_pubeval,
-                point.se_pubeval,
-                point.ppg_previous,
-                point.se_previous,
-                point.dev_mp
+                point.strength()
             )
         });
-        state.curve.push(point);
-        state.previous = Some(state.model.clone());
-        curve::write(&opts.out_dir, &state.curve).map_err(|error| TrainError::Write {
-            path: opts.out_dir.clone(),
-            error,
-        })?;
+        state.record(point, &opts.out_dir)?;
         state.save_all(&opts.out_dir)?;
         bar.set_position(state.step);
     }

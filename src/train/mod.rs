@@ -117,16 +117,8 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 cfg.seed,
             ),
             (None, Some(path)) => Model::load(path)?,
-            (None, None) => {
-                let mut m = Model::random(cfg.contact_hidden, cfg.race_hidden, cfg.seed);
-                m.contact = crate::eval::network::Mlp::random_deep(
-                    m.contact.inputs,
-                    cfg.contact_hidden,
-                    cfg.contact_mid,
-                    cfg.seed,
-                );
-                m
-            }
+            (None, None) => Model::random(cfg.contact_hidden, cfg.race_hidden, cfg.seed)
+                .with_fresh_contact(cfg.contact_hidden, cfg.contact_mid, cfg.seed),
         };
         if cfg.crashed_net && model.crashed.is_none() {
             model.crashed = Some(model.contact.clone());
@@ -227,20 +219,14 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             average::blend(avg, &state.model, cfg.weight_average);
         }
         state.seconds = base_seconds + started.elapsed().as_secs_f64();
-        state.contact = learners.contact.state();
-        state.race = learners.race.state();
-        state.crashed = learners.crashed.as_ref().map(|l| l.state());
+        state.keep_learners(&learners);
         let crossed = before / cfg.measure_every != state.games_played / cfg.measure_every;
         if crossed || state.games_played == cfg.games {
             let point = measure(&state, dev.as_ref(), last_loss);
             let line = format!(
-                "{} games: vs PubEval {:+.3} ± {:.3} ppg, vs previous {:+.3} ± {:.3}, dev {:.2} mp, loss {:.4}/{:.4}/{:.4}",
+                "{} games: {}, loss {:.4}/{:.4}/{:.4}",
                 point.games,
-                point.ppg_pubeval,
-                point.se_pubeval,
-                point.ppg_previous,
-                point.se_previous,
-                point.dev_mp,
+                point.strength(),
                 point.loss_contact,
                 point.loss_race,
                 point.loss_crashed
@@ -250,12 +236,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 "PubEval {:+.3} ppg, dev {:.2} mp",
                 point.ppg_pubeval, point.dev_mp
             ));
-            state.curve.push(point);
-            state.previous = Some(state.published().clone());
-            curve::write(&opts.out_dir, &state.curve).map_err(|error| TrainError::Write {
-                path: opts.out_dir.clone(),
-                error,
-            })?;
+            state.record(point, &opts.out_dir)?;
         }
         state.save_all(&opts.out_dir)?;
         bar.set_position(state.games_played);
@@ -266,6 +247,24 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
 }
 
 impl Checkpoint {
+    /// The learners' weights and optimizer moments, for the next save.
+    fn keep_learners(&mut self, learners: &Learners) {
+        self.contact = learners.contact.state();
+        self.race = learners.race.state();
+        self.crashed = learners.crashed.as_ref().map(|l| l.state());
+    }
+
+    /// Adds a measurement to the curve (rewriting its CSV and chart) and
+    /// makes the measured model the next measurement's opponent.
+    fn record(&mut self, point: CurvePoint, dir: &Path) -> Result<(), TrainError> {
+        self.curve.push(point);
+        self.previous = Some(self.published().clone());
+        curve::write(dir, &self.curve).map_err(|error| TrainError::Write {
+            path: dir.to_owned(),
+            error,
+        })
+    }
+
     /// The checkpoint, then the plain model file beside it.
     fn save_all(&self, dir: &Path) -> Result<(), TrainError> {
         self.save(&dir.join(CHECKPOINT_FILE))?;
