@@ -56,7 +56,8 @@ pub struct TrainConfig {
     pub rollout_trials: u32,
     pub rollouts_per_game: u32,
     /// How much likelier a back game, holding game or crashed position is
-    /// chosen for a rollout than any other.
+    /// chosen for a rollout than any other; in distillation, how many
+    /// times each such position is seen per epoch (a whole number).
     pub hard_plan_weight: f32,
     /// Give back games and crashed boards a network of their own
     /// (`GamePlan::is_crashed`), started as a copy of the contact network
@@ -207,6 +208,13 @@ impl TrainConfig {
         if !(self.hard_plan_weight.is_finite() && self.hard_plan_weight > 0.0) {
             return Err(ConfigError::Invalid(
                 "hard_plan_weight must be positive".into(),
+            ));
+        }
+        if self.distill_teacher.is_some()
+            && !(self.hard_plan_weight >= 1.0 && self.hard_plan_weight.fract() == 0.0)
+        {
+            return Err(ConfigError::Invalid(
+                "distillation repeats hard positions: hard_plan_weight must be a whole number, 1 or more".into(),
             ));
         }
         // `contains` is false for NaN too.

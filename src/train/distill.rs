@@ -23,6 +23,7 @@ use super::learner::{AdamPass, Learners};
 use super::selfplay::{MovePolicy, Sample, play_games};
 use super::{TrainError, TrainOptions, measure, progress_bar};
 use crate::backgammon::Position;
+use crate::eval::game_plan::GamePlan;
 use crate::eval::{Evaluator, Model, NetKind, Probs};
 use crate::framed_file::{FrameKind, frame, unframe};
 use crate::players::duel::splitmix;
@@ -138,18 +139,29 @@ fn positions(
         };
         // The student's contact network learns the crashed positions too;
         // its race network is the teacher's.
-        all.extend(chunk.into_iter().filter_map(|s| match s.kind {
-            NetKind::Race => None,
-            _ => Some(Sample {
+        for s in chunk.into_iter().filter(|s| s.kind != NetKind::Race) {
+            let s = Sample {
                 kind: NetKind::Contact,
                 ..s
-            }),
-        }));
+            };
+            all.extend(std::iter::repeat_n(s, copies(&s.position, cfg)));
+        }
         bar.inc(games);
         bar.set_message(format!("{} positions", all.len()));
     }
     bar.finish_and_clear();
     Ok(all)
+}
+
+/// How many times a position is seen per epoch: `hard_plan_weight` for
+/// the back games, holding games and crashed boards that the teacher's
+/// games reach rarely and the dev set weighs as much as any other plan.
+fn copies(pos: &Position, cfg: &super::TrainConfig) -> usize {
+    if GamePlan::of(pos).is_hard() {
+        cfg.hard_plan_weight as usize
+    } else {
+        1
+    }
 }
 
 fn kind_code(kind: NetKind) -> u8 {
@@ -240,6 +252,26 @@ mod tests {
         let err = read_chunk(&path).unwrap_err().to_string();
         assert!(err.contains("truncated"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn hard_positions_count_hard_plan_weight_times() {
+        let mut cfg = super::super::TrainConfig {
+            distill_teacher: Some("teacher.net".into()),
+            target_ply: 1,
+            hard_plan_weight: 3.0,
+            ..Default::default()
+        };
+        cfg.validate().unwrap();
+        // Seven checkers on the 1- to 3-points with a checker still back.
+        let crashed = Position::from_points(&[(24, 1), (3, 3), (2, 3), (1, 2), (6, 6)], &[(6, 15)]);
+        assert!(GamePlan::of(&crashed).is_hard());
+        assert_eq!(copies(&crashed, &cfg), 3);
+        assert_eq!(copies(&Position::starting(), &cfg), 1);
+        for bad in [0.5, 1.5] {
+            cfg.hard_plan_weight = bad;
+            assert!(cfg.validate().is_err(), "{bad}");
+        }
     }
 
     #[test]
