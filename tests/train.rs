@@ -127,7 +127,8 @@ fn distils_a_teachers_search_and_refuses_damaged_positions() {
         &config,
         r#"{"distill_teacher": "models/kotra-v1.net", "target_ply": 1, "move_noise": 0.1,
             "contact_hidden": 16, "contact_mid": 8, "games": 6, "games_per_step": 4,
-            "epochs": 2, "learning_rate": 1e-3, "learning_rate_end": 1e-4, "measure_games": 10}"#,
+            "epochs": 2, "learning_rate": 1e-3, "learning_rate_end": 1e-4, "measure_games": 10,
+            "hard_plan_weight": 2}"#,
     )
     .unwrap();
     let out = dir.join("run");
@@ -135,6 +136,22 @@ fn distils_a_teachers_search_and_refuses_damaged_positions() {
     assert!(o.status.success(), "{o:?}");
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(said.contains("distilled 6 games"), "{said}");
+    // Hard game plans count twice a pass: "N contact positions, M samples a pass".
+    let told = String::from_utf8_lossy(&o.stderr);
+    let sizes: Vec<usize> = told
+        .lines()
+        .find(|l| l.ends_with("samples a pass"))
+        .unwrap_or_else(|| panic!("no sizes line: {told}"))
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let [positions, samples] = sizes[..] else {
+        panic!("{sizes:?}")
+    };
+    assert!(
+        positions > 0 && samples > positions && samples <= 2 * positions,
+        "{sizes:?}"
+    );
     for chunk in ["00000.bin", "00001.bin"] {
         assert!(
             out.join("positions").join(chunk).exists(),

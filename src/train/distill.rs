@@ -64,12 +64,17 @@ pub(super) fn run(
     // Wall time counts the teacher's games played in this session too.
     let started = Instant::now();
     let base_seconds = state.seconds;
-    let samples = positions(opts, teacher_path, &cfg)?;
+    let (samples, distinct) = positions(opts, teacher_path, &cfg)?;
     state.games_played = cfg.games;
     state.model.meta.games_trained = state.prior_games + cfg.games;
     let epochs = cfg.epochs as u64;
     let bar = progress_bar(opts.progress, epochs, state.step);
-    bar.set_message(format!("{} positions", samples.len()));
+    let sizes = format!(
+        "{distinct} contact positions, {} samples a pass",
+        samples.len()
+    );
+    bar.suspend(|| eprintln!("{sizes}"));
+    bar.set_message(sizes);
     while state.step < epochs {
         // From `learning_rate` at the first epoch to `learning_rate_end` at the last.
         let lr = cfg.learning_rate_after(state.step as f64 / (epochs.max(2) - 1) as f64);
@@ -102,13 +107,14 @@ pub(super) fn run(
     Ok(state)
 }
 
-/// The whole set of positions: chunks already on disk are read, the rest
-/// played by the teacher and written.
+/// The whole set of samples (a hard position repeated, see [`copies`])
+/// and the number of distinct contact positions: chunks already on disk
+/// are read, the rest played by the teacher and written.
 fn positions(
     opts: &TrainOptions,
     teacher_path: &Path,
     cfg: &super::TrainConfig,
-) -> Result<Vec<Sample>, TrainError> {
+) -> Result<(Vec<Sample>, usize), TrainError> {
     let dir = opts.out_dir.join("positions");
     std::fs::create_dir_all(&dir).map_err(|error| TrainError::Write {
         path: dir.clone(),
@@ -126,6 +132,7 @@ fn positions(
         "{elapsed_precise} [{bar:30}] {pos}/{len} teacher games ({per_sec}, eta {eta}) {msg}",
     );
     let mut all = Vec::new();
+    let mut distinct = 0;
     for c in 0..chunks {
         let path = dir.join(format!("{c:05}.bin"));
         let games = cfg.games_per_step.min(cfg.games - c * cfg.games_per_step);
@@ -145,12 +152,13 @@ fn positions(
                 ..s
             };
             all.extend(std::iter::repeat_n(s, copies(&s.position, cfg)));
+            distinct += 1;
         }
         bar.inc(games);
-        bar.set_message(format!("{} positions", all.len()));
+        bar.set_message(format!("{distinct} positions"));
     }
     bar.finish_and_clear();
-    Ok(all)
+    Ok((all, distinct))
 }
 
 /// How many times a position is seen per epoch: `hard_plan_weight` for
