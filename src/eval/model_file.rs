@@ -156,9 +156,6 @@ impl Model {
         }
     }
 
-    /// A version-1 model in today's encoding: its contact network gets the
-    /// features added since with zero weights, so it evaluates exactly as
-    /// before, and training can start from it and learn to use them.
     /// This model with new random weights for its contact network:
     /// `hidden` units and, unless `mid` is 0, a second layer of `mid`.
     pub fn with_fresh_contact(mut self, hidden: usize, mid: usize, seed: u64) -> Model {
@@ -166,6 +163,9 @@ impl Model {
         self
     }
 
+    /// A version-1 model in today's encoding: its contact network gets the
+    /// features added since with zero weights, so it evaluates exactly as
+    /// before, and training can start from it and learn to use them.
     fn upgraded(mut self) -> Model {
         if self.meta.encoding_version != 1
             || self.contact.inputs != 2 * (RAW_PER_SIDE + FEATURES_PER_SIDE_V1)
