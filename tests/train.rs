@@ -128,7 +128,7 @@ fn distils_a_teachers_search_and_refuses_damaged_positions() {
         r#"{"distill_teacher": "models/kotra-v1.net", "target_ply": 1, "move_noise": 0.1,
             "contact_hidden": 16, "contact_mid": 8, "games": 6, "games_per_step": 4,
             "epochs": 2, "learning_rate": 1e-3, "learning_rate_end": 1e-4, "measure_games": 10,
-            "hard_plan_weight": 2}"#,
+            "hard_plan_weight": 2, "crashed_net": true}"#,
     )
     .unwrap();
     let out = dir.join("run");
@@ -164,12 +164,13 @@ fn distils_a_teachers_search_and_refuses_damaged_positions() {
         3,
         "header and one row per epoch:\n{csv}"
     );
-    // The student: a two-layer contact network, the teacher's race network.
+    // The student: two-layer contact and crashed networks, the teacher's
+    // race network.
     let o = run(&["model", out.join("model.net").to_str().unwrap()]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("contact network: 230-16-8-5"), "{text}");
     assert!(text.contains("race network: 198-64-5"), "{text}");
-    assert!(text.contains("crashed network: none"), "{text}");
+    assert!(text.contains("crashed network: 230-16-8-5"), "{text}");
     // Resuming a finished run changes nothing.
     let o = train(&config, &out, &["--resume"]);
     assert!(o.status.success(), "{o:?}");

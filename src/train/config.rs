@@ -61,7 +61,8 @@ pub struct TrainConfig {
     pub hard_plan_weight: f32,
     /// Give back games and crashed boards a network of their own
     /// (`GamePlan::is_crashed`), started as a copy of the contact network
-    /// when the initial model has none.
+    /// when the initial model has none (in distillation, of the student's
+    /// new one).
     pub crashed_net: bool,
     /// Decay per step of a moving average of the weights (0 = none): with
     /// it `model.net` and the measurements are the average's, while
@@ -197,12 +198,11 @@ impl TrainConfig {
         if self.distill_teacher.is_some()
             && (self.target_ply == 0
                 || self.rollout_trials > 0
-                || self.crashed_net
                 || self.weight_average > 0.0
                 || self.init_model.is_some())
         {
             return Err(ConfigError::Invalid(
-                "distillation needs target_ply 1 or 2 and no rollout_trials, crashed_net, weight_average or init_model".into(),
+                "distillation needs target_ply 1 or 2 and no rollout_trials, weight_average or init_model".into(),
             ));
         }
         if !(self.hard_plan_weight.is_finite() && self.hard_plan_weight > 0.0) {

@@ -13,9 +13,13 @@
 //!
 //! Phase 1 writes the positions in chunks of `games_per_step` games
 //! (`positions/NNNNN.bin`, each written atomically and skipped on
-//! resume); phase 2 checkpoints after every epoch. The student has no
-//! crashed network (its contact network learns those positions too) and
-//! keeps the teacher's race network, which it does not train.
+//! resume); phase 2 checkpoints after every epoch. The student keeps the
+//! teacher's race network, which it does not train. With `crashed_net`
+//! it has a crashed network of the contact network's shape for back
+//! games and crashed boards (`GamePlan::is_crashed`), which then learns
+//! those positions alone: twice the weights for the contact game at the
+//! same cost per evaluation. Without it the contact network learns them
+//! too.
 
 use super::checkpoint::Checkpoint;
 use super::dev_set::DevSet;
@@ -40,7 +44,7 @@ const CHUNK_KIND: FrameKind = FrameKind {
 const RECORD: usize = 25 + 25 + 1 + 4 * 5;
 
 /// The student of `teacher`: its race network, a new contact network of
-/// `hidden` and `mid` units, no crashed network.
+/// `hidden` and `mid` units, no crashed network (the caller adds one).
 pub fn student(teacher: &Model, hidden: usize, mid: usize, seed: u64) -> Model {
     let mut m = teacher.clone().with_fresh_contact(hidden, mid, seed);
     m.crashed = None;
@@ -144,11 +148,11 @@ fn positions(
             write_chunk(&path, &s)?;
             s
         };
-        // The student's contact network learns the crashed positions too;
-        // its race network is the teacher's.
+        // The race network is the teacher's: race positions are not
+        // trained on.
         for s in chunk.into_iter().filter(|s| s.kind != NetKind::Race) {
             let s = Sample {
-                kind: NetKind::Contact,
+                kind: student_net(&s.position, cfg),
                 ..s
             };
             all.extend(std::iter::repeat_n(s, copies(&s.position, cfg)));
@@ -159,6 +163,16 @@ fn positions(
     }
     bar.finish_and_clear();
     Ok((all, distinct))
+}
+
+/// The student network a contact position trains: the crashed one for
+/// back games and crashed boards when the student has one.
+fn student_net(pos: &Position, cfg: &super::TrainConfig) -> NetKind {
+    if cfg.crashed_net && GamePlan::is_crashed_contact(pos) {
+        NetKind::Crashed
+    } else {
+        NetKind::Contact
+    }
 }
 
 /// How many times a position is seen per epoch: `hard_plan_weight` for
@@ -264,7 +278,7 @@ mod tests {
     }
 
     #[test]
-    fn hard_positions_count_hard_plan_weight_times() {
+    fn hard_positions_count_hard_plan_weight_times_and_go_to_their_network() {
         let mut cfg = super::super::TrainConfig {
             distill_teacher: Some("teacher.net".into()),
             target_ply: 1,
@@ -277,6 +291,11 @@ mod tests {
         assert!(GamePlan::of(&crashed).is_hard());
         assert_eq!(copies(&crashed, &cfg), 3);
         assert_eq!(copies(&Position::starting(), &cfg), 1);
+        assert_eq!(student_net(&crashed, &cfg), NetKind::Contact);
+        cfg.crashed_net = true;
+        cfg.validate().unwrap();
+        assert_eq!(student_net(&crashed, &cfg), NetKind::Crashed);
+        assert_eq!(student_net(&Position::starting(), &cfg), NetKind::Contact);
         for bad in [0.5, 1.5] {
             cfg.hard_plan_weight = bad;
             assert!(cfg.validate().is_err(), "{bad}");
