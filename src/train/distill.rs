@@ -18,8 +18,8 @@
 //! it has a crashed network of the contact network's shape for back
 //! games and crashed boards (`GamePlan::is_crashed`), which then learns
 //! those positions alone: twice the weights for the contact game at the
-//! same cost per evaluation. Without it the contact network learns them
-//! too.
+//! same cost per evaluation (measured as kotra-v13c in models/README.md:
+//! it did not pay). Without it the contact network learns them too.
 
 use super::checkpoint::Checkpoint;
 use super::dev_set::DevSet;
