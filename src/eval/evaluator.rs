@@ -63,15 +63,10 @@ impl Evaluator {
         }
     }
 
-    /// The network that evaluates a contact position: the crashed one for
-    /// back games and crashed boards when the model has it.
+    /// The network that evaluates a contact position (see [`contact_net`]).
     #[inline]
     pub fn contact_kind(&self, pos: &Position) -> NetKind {
-        if self.crashed.is_some() && GamePlan::is_crashed_contact(pos) {
-            NetKind::Crashed
-        } else {
-            NetKind::Contact
-        }
+        contact_net(pos, self.crashed.is_some())
     }
 
     pub fn model(&self) -> &Model {
@@ -117,6 +112,18 @@ impl Evaluator {
             Some(result) => Probs::won(result),
             None => self.probs(&after.swap()).flip(),
         }
+    }
+}
+
+/// The network that evaluates a contact position in a model with or
+/// without a crashed network: the crashed one for back games and crashed
+/// boards when there is one. Training routes its samples by the same rule.
+#[inline]
+pub fn contact_net(pos: &Position, has_crashed: bool) -> NetKind {
+    if has_crashed && GamePlan::is_crashed_contact(pos) {
+        NetKind::Crashed
+    } else {
+        NetKind::Contact
     }
 }
 

@@ -17,7 +17,7 @@ pub mod pubeval;
 mod shipped;
 
 pub use encoding::NetKind;
-pub use evaluator::{Evaluator, PositionClass};
+pub use evaluator::{Evaluator, PositionClass, contact_net};
 pub use model_file::{Model, ModelError, ModelMeta};
 pub use probs::Probs;
 pub use shipped::{model_or_shipped, shipped_model};

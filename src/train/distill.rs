@@ -28,7 +28,7 @@ use super::selfplay::{MovePolicy, Sample, play_games};
 use super::{TrainError, TrainOptions, measure, progress_bar};
 use crate::backgammon::Position;
 use crate::eval::game_plan::GamePlan;
-use crate::eval::{Evaluator, Model, NetKind, Probs};
+use crate::eval::{Evaluator, Model, NetKind, Probs, contact_net};
 use crate::framed_file::{FrameKind, frame, unframe};
 use crate::players::duel::splitmix;
 use std::path::Path;
@@ -165,14 +165,10 @@ fn positions(
     Ok((all, distinct))
 }
 
-/// The student network a contact position trains: the crashed one for
-/// back games and crashed boards when the student has one.
+/// The student network a contact position trains: the one that will
+/// evaluate it (the student has a crashed network when `crashed_net`).
 fn student_net(pos: &Position, cfg: &super::TrainConfig) -> NetKind {
-    if cfg.crashed_net && GamePlan::is_crashed_contact(pos) {
-        NetKind::Crashed
-    } else {
-        NetKind::Contact
-    }
+    contact_net(pos, cfg.crashed_net)
 }
 
 /// How many times a position is seen per epoch: `hard_plan_weight` for
