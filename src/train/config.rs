@@ -60,7 +60,7 @@ pub struct TrainConfig {
     /// times each such position is seen per epoch (a whole number).
     pub hard_plan_weight: f32,
     /// Give back games and crashed boards a network of their own
-    /// (`GamePlan::is_crashed`), started as a copy of the contact network
+    /// (`eval::contact_net`), started as a copy of the contact network
     /// when the initial model has none (in distillation, of the student's
     /// new one).
     pub crashed_net: bool,

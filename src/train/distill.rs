@@ -16,7 +16,7 @@
 //! resume); phase 2 checkpoints after every epoch. The student keeps the
 //! teacher's race network, which it does not train. With `crashed_net`
 //! it has a crashed network of the contact network's shape for back
-//! games and crashed boards (`GamePlan::is_crashed`), which then learns
+//! games and crashed boards (`eval::contact_net`), which then learns
 //! those positions alone: twice the weights for the contact game at the
 //! same cost per evaluation (measured as kotra-v13c in models/README.md:
 //! it did not pay). Without it the contact network learns them too.
