@@ -1,12 +1,14 @@
 use crate::bench::movegen::{Class, PositionSet, RollKind, measure};
 use anyhow::Context;
 
-/// Network evaluation and 0-ply move-choice speed with the shipped model.
-pub fn eval(seconds: f64) -> anyhow::Result<()> {
+/// Network evaluation and 0-ply move-choice speed with the shipped model
+/// or `model`.
+pub fn eval(seconds: f64, model: Option<&std::path::Path>) -> anyhow::Result<()> {
     let set = PositionSet::builtin();
-    let eval = crate::eval::Evaluator::new(crate::eval::shipped_model()?);
+    let eval = crate::eval::Evaluator::new(crate::eval::model_or_shipped(model)?);
+    let name = model.map_or("shipped network".to_string(), |p| p.display().to_string());
     println!(
-        "evaluation speed, shipped network, 1 thread ({} contact, {} race positions)",
+        "evaluation speed, {name}, 1 thread ({} contact, {} race positions)",
         set.contact.len(),
         set.race.len()
     );

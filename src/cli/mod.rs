@@ -160,6 +160,9 @@ pub enum BenchCommand {
         /// Seconds to spend on each measurement.
         #[arg(long, default_value_t = 2.0)]
         seconds: f64,
+        /// Another network to time (default: the shipped one).
+        #[arg(long)]
+        model: Option<std::path::PathBuf>,
     },
     /// Time to analyse dev-set decisions (moves and cube) at a ply.
     Analyze {
@@ -261,8 +264,8 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
             what: BenchCommand::Movegen { positions, seconds },
         } => bench::movegen(positions.as_deref(), seconds),
         Command::Bench {
-            what: BenchCommand::Eval { seconds },
-        } => bench::eval(seconds),
+            what: BenchCommand::Eval { seconds, model },
+        } => bench::eval(seconds, model.as_deref()),
         Command::Bench {
             what:
                 BenchCommand::Analyze {
