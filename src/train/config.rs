@@ -76,6 +76,9 @@ pub struct TrainConfig {
     /// the whole set, the learning rate decaying from `learning_rate` to
     /// `learning_rate_end` over the epochs. It keeps the teacher's race
     /// network and has no crashed network; it is measured every epoch.
+    /// With `init_model` the student starts from that file's networks
+    /// instead (its shape, its race network): a network refined on its
+    /// teacher's search rather than learning it from scratch.
     pub distill_teacher: Option<std::path::PathBuf>,
     /// Units of the contact network's second hidden layer (0 = none).
     pub contact_mid: usize,
@@ -196,13 +199,11 @@ impl TrainConfig {
             ));
         }
         if self.distill_teacher.is_some()
-            && (self.target_ply == 0
-                || self.rollout_trials > 0
-                || self.weight_average > 0.0
-                || self.init_model.is_some())
+            && (self.target_ply == 0 || self.rollout_trials > 0 || self.weight_average > 0.0)
         {
             return Err(ConfigError::Invalid(
-                "distillation needs target_ply 1 or 2 and no rollout_trials, weight_average or init_model".into(),
+                "distillation needs target_ply 1 or 2 and no rollout_trials or weight_average"
+                    .into(),
             ));
         }
         if !(self.hard_plan_weight.is_finite() && self.hard_plan_weight > 0.0) {

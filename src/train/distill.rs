@@ -51,6 +51,15 @@ pub fn student(teacher: &Model, hidden: usize, mid: usize, seed: u64) -> Model {
     m
 }
 
+/// A student that starts from `init`'s networks, without its crashed
+/// network (the caller adds one where the config asks for it, as for a
+/// fresh student, so that training and evaluation route alike).
+pub fn refined_student(init: &Model) -> Model {
+    let mut m = init.clone();
+    m.crashed = None;
+    m
+}
+
 /// Runs (or continues) a distillation run whose checkpoint is `state`.
 pub(super) fn run(
     opts: &TrainOptions,
@@ -307,5 +316,21 @@ mod tests {
         assert_eq!(s.contact.mid.as_ref().map(|m| m.units), Some(8));
         assert!(s.crashed.is_none());
         s.validate().unwrap();
+    }
+
+    #[test]
+    fn a_refined_student_starts_from_its_initial_networks() {
+        let mut init = Model::random(16, 8, 6).with_fresh_contact(24, 8, 7);
+        init.crashed = Some(init.contact.clone());
+        let s = refined_student(&init);
+        assert_eq!((&s.contact, &s.race), (&init.contact, &init.race));
+        assert!(s.crashed.is_none());
+        let cfg = crate::train::TrainConfig {
+            distill_teacher: Some("teacher.net".into()),
+            init_model: Some("init.net".into()),
+            target_ply: 1,
+            ..Default::default()
+        };
+        cfg.validate().unwrap();
     }
 }

@@ -110,7 +110,8 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             cfg.games = games;
         }
         let mut model = match (&cfg.distill_teacher, &cfg.init_model) {
-            (Some(teacher), _) => distill::student(
+            (Some(_), Some(path)) => distill::refined_student(&Model::load(path)?),
+            (Some(teacher), None) => distill::student(
                 &Model::load(teacher)?,
                 cfg.contact_hidden,
                 cfg.contact_mid,
