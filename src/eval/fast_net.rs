@@ -130,14 +130,8 @@ impl FastNet {
             }
         }
         nz.push_from(input, start);
-        let mut hidden = [MaybeUninit::uninit(); MAX_HIDDEN];
-        // SAFETY: this function's features include the accumulation's,
-        // which writes every one of the first `self.hidden` sums.
-        let hidden = unsafe {
-            self.accumulate_avx512(&nz, &mut hidden);
-            std::slice::from_raw_parts_mut(hidden.as_mut_ptr() as *mut f32, self.hidden)
-        };
-        self.finish(hidden)
+        // SAFETY: this function's features include the accumulation's.
+        self.finish_after(|hidden| unsafe { self.accumulate_avx512(&nz, hidden) })
     }
 
     /// The AVX2 pass: the non-zero inputs gathered eight at a time by a
@@ -174,13 +168,22 @@ impl FastNet {
         }
         nz.n = n;
         nz.push_from(input, start);
+        // SAFETY: this function's features include the accumulation's.
+        self.finish_after(|hidden| unsafe { self.accumulate_avx2(&nz, hidden) })
+    }
+
+    /// The first layer's sums by `accumulate`, which writes every one of
+    /// the first `self.hidden` of them, then [`Self::finish`].
+    #[inline(always)]
+    fn finish_after(
+        &self,
+        accumulate: impl FnOnce(&mut [MaybeUninit<f32>; MAX_HIDDEN]),
+    ) -> [f32; OUTPUTS] {
         let mut hidden = [MaybeUninit::uninit(); MAX_HIDDEN];
-        // SAFETY: this function's features include the accumulation's,
-        // which writes every one of the first `self.hidden` sums.
-        let hidden = unsafe {
-            self.accumulate_avx2(&nz, &mut hidden);
-            std::slice::from_raw_parts_mut(hidden.as_mut_ptr() as *mut f32, self.hidden)
-        };
+        accumulate(&mut hidden);
+        // SAFETY: the accumulation wrote the first `self.hidden` sums.
+        let hidden =
+            unsafe { std::slice::from_raw_parts_mut(hidden.as_mut_ptr() as *mut f32, self.hidden) };
         self.finish(hidden)
     }
 

@@ -126,8 +126,12 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         }
         let games_before = model.meta.games_trained;
         model.meta.description = if let Some(teacher) = &cfg.distill_teacher {
+            let from = cfg
+                .init_model
+                .as_ref()
+                .map_or(String::new(), |init| format!(" into {}", init.display()));
             format!(
-                "kotra-ai distillation of {}'s {}-ply search over {} of its games, config seed {}",
+                "kotra-ai distillation of {}'s {}-ply search over {} of its games{from}, config seed {}",
                 teacher.display(),
                 cfg.target_ply,
                 cfg.games,
