@@ -221,13 +221,15 @@ const LEFT_PACK: [[i32; 8]; 256] = {
 /// room for a full 16-lane store past the last one.
 ///
 /// Left uninitialised until written: zeroing the 4 KB on every evaluation
-/// cost a tenth of it.
+/// cost a tenth of it. The counts come first: with them after the arrays,
+/// LLVM stretched their zero stores into a memset over `value`.
+#[repr(C)]
 struct NonZero {
-    index: [MaybeUninit<i32>; MAX_INPUTS + 16],
-    value: [MaybeUninit<f32>; MAX_INPUTS + 16],
     n: usize,
     /// Length of the input they came from: every index is below it.
     inputs: usize,
+    index: [MaybeUninit<i32>; MAX_INPUTS + 16],
+    value: [MaybeUninit<f32>; MAX_INPUTS + 16],
 }
 
 impl NonZero {
