@@ -108,7 +108,7 @@ impl FastNet {
         use std::arch::x86_64::*;
         assert!(input.len() == self.inputs && input.len() <= MAX_INPUTS);
         let mut nz = NonZero::new();
-        let mut start = 0;
+        let (mut start, mut n) = (0, 0);
         // SAFETY: loads read input[start..start + 16] inside input; stores
         // write 16 lanes at n <= start, inside the arrays' extra room.
         unsafe {
@@ -117,18 +117,21 @@ impl FastNet {
                 let x = _mm512_loadu_ps(input.as_ptr().add(start));
                 let keep = _mm512_cmp_ps_mask::<_CMP_NEQ_OQ>(x, _mm512_setzero_ps());
                 _mm512_storeu_ps(
-                    nz.value.as_mut_ptr().add(nz.n) as *mut f32,
+                    nz.value.as_mut_ptr().add(n) as *mut f32,
                     _mm512_maskz_compress_ps(keep, x),
                 );
                 _mm512_storeu_si512(
-                    nz.index.as_mut_ptr().add(nz.n) as *mut __m512i,
+                    nz.index.as_mut_ptr().add(n) as *mut __m512i,
                     _mm512_maskz_compress_epi32(keep, lanes),
                 );
-                nz.n += keep.count_ones() as usize;
+                n += keep.count_ones() as usize;
                 lanes = _mm512_add_epi32(lanes, _mm512_set1_epi32(16));
                 start += 16;
             }
         }
+        // The count stays in a register through the loop, as in the AVX2
+        // pass: the stores through raw pointers could alias `nz.n`.
+        nz.n = n;
         nz.push_from(input, start);
         // SAFETY: this function's features include the accumulation's.
         self.finish_after(|hidden| unsafe { self.accumulate_avx512(&nz, hidden) })

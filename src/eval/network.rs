@@ -171,8 +171,8 @@ pub fn upper_layers(
     }
 }
 
-/// The first `n` slots of `buf`, zeroed. Clearing all 2 KB of a scratch
-/// layer for its 64 units cost a twentieth of a contact evaluation.
+/// The first `n` slots of `buf`, zeroed: clearing all 2 KB of the scratch
+/// layer for its 64 units was a memset call on every evaluation.
 #[inline(always)]
 fn zeroed_prefix(buf: &mut [std::mem::MaybeUninit<f32>; MAX_HIDDEN], n: usize) -> &mut [f32] {
     let head = &mut buf[..n];

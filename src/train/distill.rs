@@ -51,12 +51,15 @@ pub fn student(teacher: &Model, hidden: usize, mid: usize, seed: u64) -> Model {
     m
 }
 
-/// A student that starts from `init`'s networks, without its crashed
-/// network (the caller adds one where the config asks for it, as for a
-/// fresh student, so that training and evaluation route alike).
-pub fn refined_student(init: &Model) -> Model {
+/// A student that starts from `init`'s networks. Its crashed network is
+/// kept only with `crashed_net` (training and evaluation must route
+/// alike); the caller adds a fresh one where the config asks and `init`
+/// has none, as for a fresh student.
+pub fn refined_student(init: &Model, crashed_net: bool) -> Model {
     let mut m = init.clone();
-    m.crashed = None;
+    if !crashed_net {
+        m.crashed = None;
+    }
     m
 }
 
@@ -322,9 +325,10 @@ mod tests {
     fn a_refined_student_starts_from_its_initial_networks() {
         let mut init = Model::random(16, 8, 6).with_fresh_contact(24, 8, 7);
         init.crashed = Some(init.contact.clone());
-        let s = refined_student(&init);
+        let s = refined_student(&init, false);
         assert_eq!((&s.contact, &s.race), (&init.contact, &init.race));
         assert!(s.crashed.is_none());
+        assert_eq!(refined_student(&init, true).crashed, init.crashed);
         let cfg = crate::train::TrainConfig {
             distill_teacher: Some("teacher.net".into()),
             init_model: Some("init.net".into()),

@@ -110,7 +110,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             cfg.games = games;
         }
         let mut model = match (&cfg.distill_teacher, &cfg.init_model) {
-            (Some(_), Some(path)) => distill::refined_student(&Model::load(path)?),
+            (Some(_), Some(path)) => distill::refined_student(&Model::load(path)?, cfg.crashed_net),
             (Some(teacher), None) => distill::student(
                 &Model::load(teacher)?,
                 cfg.contact_hidden,
