@@ -11,7 +11,9 @@
 
 use std::mem::MaybeUninit;
 
-use super::network::{MAX_HIDDEN, MidLayer, Mlp, OUTPUTS, hidden_layer, sigmoid, upper_layers};
+use super::network::{
+    MAX_HIDDEN, MidLayer, Mlp, OUTPUTS, hidden_layer, sigmoid_with, upper_layers,
+};
 
 /// The most inputs the vector paths gather.
 const MAX_INPUTS: usize = 512;
@@ -97,7 +99,7 @@ impl FastNet {
         let mut scratch = [0f32; MAX_HIDDEN];
         let hidden = &mut scratch[..self.hidden];
         hidden_layer(&self.w1_rounded, &self.b1, input, hidden);
-        upper_layers(self.mid.as_ref(), &self.w2, &self.b2, hidden)
+        upper_layers::<false, 32>(self.mid.as_ref(), &self.w2, &self.b2, hidden)
     }
 
     /// The AVX-512 pass: the non-zero inputs gathered sixteen at a time
@@ -134,7 +136,7 @@ impl FastNet {
         nz.n = n;
         nz.push_from(input, start);
         // SAFETY: this function's features include the accumulation's.
-        self.finish_after(|hidden| unsafe { self.accumulate_avx512(&nz, hidden) })
+        self.finish_after::<32>(|hidden| unsafe { self.accumulate_avx512(&nz, hidden) })
     }
 
     /// The AVX2 pass: the non-zero inputs gathered eight at a time by a
@@ -172,13 +174,13 @@ impl FastNet {
         nz.n = n;
         nz.push_from(input, start);
         // SAFETY: this function's features include the accumulation's.
-        self.finish_after(|hidden| unsafe { self.accumulate_avx2(&nz, hidden) })
+        self.finish_after::<16>(|hidden| unsafe { self.accumulate_avx2(&nz, hidden) })
     }
 
     /// The first layer's sums by `accumulate`, which writes every one of
     /// the first `self.hidden` of them, then [`Self::finish`].
     #[inline(always)]
-    fn finish_after(
+    fn finish_after<const BLOCK: usize>(
         &self,
         accumulate: impl FnOnce(&mut [MaybeUninit<f32>; MAX_HIDDEN]),
     ) -> [f32; OUTPUTS] {
@@ -187,17 +189,19 @@ impl FastNet {
         // SAFETY: the accumulation wrote the first `self.hidden` sums.
         let hidden =
             unsafe { std::slice::from_raw_parts_mut(hidden.as_mut_ptr() as *mut f32, self.hidden) };
-        self.finish(hidden)
+        self.finish::<BLOCK>(hidden)
     }
 
-    /// Sigmoid hidden units and the output layer; inlined into each vector
-    /// pass so that it is vectorised at that pass's width.
+    /// Sigmoid hidden units and the output layer, with fused multiply-adds
+    /// and the second layer in blocks of `BLOCK` units
+    /// ([`super::network::mid_layer`]); inlined into each vector pass so
+    /// that it is vectorised at that pass's width.
     #[inline(always)]
-    fn finish(&self, hidden: &mut [f32]) -> [f32; OUTPUTS] {
+    fn finish<const BLOCK: usize>(&self, hidden: &mut [f32]) -> [f32; OUTPUTS] {
         for a in hidden.iter_mut() {
-            *a = sigmoid(*a);
+            *a = sigmoid_with::<true>(*a);
         }
-        upper_layers(self.mid.as_ref(), &self.w2, &self.b2, hidden)
+        upper_layers::<true, BLOCK>(self.mid.as_ref(), &self.w2, &self.b2, hidden)
     }
 }
 

@@ -146,27 +146,28 @@ impl Mlp {
         let mut scratch = [0f32; MAX_HIDDEN];
         let hidden = &mut scratch[..self.hidden];
         hidden_layer(&self.w1, &self.b1, input, hidden);
-        upper_layers(self.mid.as_ref(), &self.w2, &self.b2, hidden)
+        upper_layers::<false, 32>(self.mid.as_ref(), &self.w2, &self.b2, hidden)
     }
 }
 
 /// The second hidden layer, if any, and the outputs, from the first
 /// layer's sigmoid units: shared by the reference pass and every pass of
 /// the fast copy, inlined into each so it is vectorised at its width.
+/// `FUSED`: see [`madd`]; `BLOCK`: see [`mid_layer`].
 #[inline(always)]
-pub fn upper_layers(
+pub fn upper_layers<const FUSED: bool, const BLOCK: usize>(
     mid: Option<&MidLayer>,
     w2: &[f32],
     b2: &[f32; OUTPUTS],
     hidden: &[f32],
 ) -> [f32; OUTPUTS] {
     match mid {
-        None => output_layer(w2, b2, hidden),
+        None => output_layer::<FUSED>(w2, b2, hidden),
         Some(mid) => {
             let mut scratch = [std::mem::MaybeUninit::uninit(); MAX_HIDDEN];
             let upper = zeroed_prefix(&mut scratch, mid.units);
-            mid_layer(&mid.w, &mid.b, hidden, upper);
-            output_layer(w2, b2, upper)
+            mid_layer::<FUSED, BLOCK>(&mid.w, &mid.b, hidden, upper);
+            output_layer::<FUSED>(w2, b2, upper)
         }
     }
 }
@@ -189,32 +190,40 @@ fn zeroed_prefix(buf: &mut [std::mem::MaybeUninit<f32>; MAX_HIDDEN], n: usize) -
 /// independent chains hide the latency of each multiply-add. A plain
 /// row-by-row pass through memory waited on its own stores: 256 × 64
 /// units cost 1.1 µs that way, 0.75 µs so (16k multiply-adds, about what
-/// the first layer's seventy rows of 256 cost).
+/// the first layer's seventy rows of 256 cost). `BLOCK` units make four
+/// sums of `BLOCK / lanes` registers each: 32 fills half of AVX-512's 32
+/// registers, 16 half of AVX2's 16 (at 32 two of AVX2's sums spilled to
+/// the stack on every step).
 #[inline(always)]
-pub fn mid_layer(w: &[f32], b: &[f32], lower: &[f32], upper: &mut [f32]) {
+pub fn mid_layer<const FUSED: bool, const BLOCK: usize>(
+    w: &[f32],
+    b: &[f32],
+    lower: &[f32],
+    upper: &mut [f32],
+) {
     let units = b.len();
     assert!(
         w.len() == lower.len() * units && upper.len() == units && lower.len().is_multiple_of(4)
     );
     let mut start = 0;
     while start < units {
-        if units - start >= 32 {
-            mid_block::<32>(w, units, start, lower, &mut upper[start..start + 32]);
-            start += 32;
+        if units - start >= BLOCK {
+            mid_block::<BLOCK, FUSED>(w, units, start, lower, &mut upper[start..start + BLOCK]);
+            start += BLOCK;
         } else {
             // Units are a multiple of eight (`Mlp::validate`).
-            mid_block::<8>(w, units, start, lower, &mut upper[start..start + 8]);
+            mid_block::<8, FUSED>(w, units, start, lower, &mut upper[start..start + 8]);
             start += 8;
         }
     }
     for (a, &bias) in upper.iter_mut().zip(b) {
-        *a = sigmoid(*a + bias);
+        *a = sigmoid_with::<FUSED>(*a + bias);
     }
 }
 
 /// Units `start..start + B` of [`mid_layer`], before bias and sigmoid.
 #[inline(always)]
-fn mid_block<const B: usize>(
+fn mid_block<const B: usize, const FUSED: bool>(
     w: &[f32],
     units: usize,
     start: usize,
@@ -229,10 +238,10 @@ fn mid_block<const B: usize>(
     for (g, xs) in lower.chunks_exact(4).enumerate() {
         let (r0, r1, r2, r3) = (row(4 * g), row(4 * g + 1), row(4 * g + 2), row(4 * g + 3));
         for k in 0..B {
-            a0[k] += xs[0] * r0[k];
-            a1[k] += xs[1] * r1[k];
-            a2[k] += xs[2] * r2[k];
-            a3[k] += xs[3] * r3[k];
+            a0[k] = madd::<FUSED>(xs[0], r0[k], a0[k]);
+            a1[k] = madd::<FUSED>(xs[1], r1[k], a1[k]);
+            a2[k] = madd::<FUSED>(xs[2], r2[k], a2[k]);
+            a3[k] = madd::<FUSED>(xs[3], r3[k], a3[k]);
         }
     }
     for (k, o) in out.iter_mut().enumerate() {
@@ -243,7 +252,11 @@ fn mid_block<const B: usize>(
 /// The sigmoid outputs of an output-major layer (`w2[o * hidden + h]`),
 /// each summed in eight lanes so the compiler vectorises it.
 #[inline(always)]
-pub fn output_layer(w2: &[f32], b2: &[f32; OUTPUTS], hidden: &[f32]) -> [f32; OUTPUTS] {
+pub fn output_layer<const FUSED: bool>(
+    w2: &[f32],
+    b2: &[f32; OUTPUTS],
+    hidden: &[f32],
+) -> [f32; OUTPUTS] {
     let h = hidden.len();
     let mut out = [0f32; OUTPUTS];
     for (o, slot) in out.iter_mut().enumerate() {
@@ -254,10 +267,10 @@ pub fn output_layer(w2: &[f32], b2: &[f32; OUTPUTS], hidden: &[f32]) -> [f32; OU
             .zip(w.chunks_exact(HIDDEN_MULTIPLE))
         {
             for k in 0..HIDDEN_MULTIPLE {
-                lanes[k] += hc[k] * wc[k];
+                lanes[k] = madd::<FUSED>(hc[k], wc[k], lanes[k]);
             }
         }
-        *slot = sigmoid(lanes.iter().sum::<f32>() + b2[o]);
+        *slot = sigmoid_with::<FUSED>(lanes.iter().sum::<f32>() + b2[o]);
     }
     out
 }
@@ -290,11 +303,26 @@ pub fn hidden_layer(w1: &[f32], b1: &[f32], input: &[f32], hidden: &mut [f32]) {
 /// branch-free, and vectorisable, unlike the library `exp`.
 #[inline(always)]
 pub fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + exp_approx(-x))
+    sigmoid_with::<false>(x)
+}
+
+/// [`sigmoid`] with its polynomial's steps fused or not ([`madd`]).
+#[inline(always)]
+pub fn sigmoid_with<const FUSED: bool>(x: f32) -> f32 {
+    1.0 / (1.0 + exp_approx::<FUSED>(-x))
+}
+
+/// `a * b + c`, as one fused multiply-add where `FUSED`. Rust never fuses
+/// them on its own, and `f32::mul_add` is a slow library call without the
+/// FMA instruction, so only passes compiled for FMA ask for it: there it
+/// halves the instructions of the second layer, output layer and sigmoids.
+#[inline(always)]
+pub fn madd<const FUSED: bool>(a: f32, b: f32, c: f32) -> f32 {
+    if FUSED { a.mul_add(b, c) } else { a * b + c }
 }
 
 #[inline(always)]
-fn exp_approx(x: f32) -> f32 {
+fn exp_approx<const FUSED: bool>(x: f32) -> f32 {
     const LOG2_E: f32 = std::f32::consts::LOG2_E;
     const ROUND: f32 = 12_582_912.0; // 1.5 * 2^23: adding it rounds to an integer
     let t = x.clamp(-80.0, 80.0) * LOG2_E;
@@ -302,10 +330,10 @@ fn exp_approx(x: f32) -> f32 {
     let n = shifted - ROUND;
     let f = (t - n) * std::f32::consts::LN_2; // in [-ln2/2, ln2/2]
     // e^f by its Taylor series to the 6th power.
-    let p = 1.0
-        + f * (1.0
-            + f * (0.5
-                + f * (1.0 / 6.0 + f * (1.0 / 24.0 + f * (1.0 / 120.0 + f * (1.0 / 720.0))))));
+    let mut p = 1.0 / 720.0;
+    for c in [1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0] {
+        p = madd::<FUSED>(p, f, c);
+    }
     // The integer n sits in the low bits of `shifted`'s significand; read
     // it from there rather than by `n as i32`, whose saturating conversion
     // does not vectorise.
