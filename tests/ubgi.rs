@@ -58,6 +58,19 @@ fn chequer_and_cube_decisions() {
 }
 
 #[test]
+fn pruning_is_a_key_and_the_full_tree_agrees_on_a_clear_move() {
+    let out = transcript(
+        "get engine.prune\nset engine.prune 0\nget engine.prune\nset engine.prune 65\n\
+         set engine.ply 3\nposition gnubgid 4HPwATDgc/ABMA:MIEFAAAAAAAA\ndice 3 1\ngo chequer\n",
+    );
+    assert_eq!(out[0], "value engine.prune 8");
+    assert_eq!(out[1], "value engine.prune 0");
+    assert!(out[2].starts_with("error bad_value"), "{out:?}");
+    // 31 from the opening at 2-ply with every reply searched.
+    assert_eq!(out.last().unwrap(), "bestmove 8/5 6/5");
+}
+
+#[test]
 fn forfeited_roll_is_a_pass() {
     // Mover on the bar against a closed board: no legal move.
     let out = transcript("position gnubgid 27Y5AADg/wcAQA\ndice 6 4\ngo chequer\n");

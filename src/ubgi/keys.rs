@@ -13,7 +13,7 @@ impl Key {
     }
 }
 
-pub const KEYS: [Key; 3] = [
+pub const KEYS: [Key; 4] = [
     Key {
         name: "engine.ply",
         spec: "int default 1 min 1 max 4",
@@ -21,6 +21,10 @@ pub const KEYS: [Key; 3] = [
     Key {
         name: "engine.cubeful",
         spec: "bool default true",
+    },
+    Key {
+        name: "engine.prune",
+        spec: "int default 8 min 0 max 64",
     },
     Key {
         name: "game.variant",
@@ -36,6 +40,9 @@ pub struct Settings {
     /// Cubeful checker play (the cube state from the Match ID), or cubeless
     /// money equity.
     pub cubeful: bool,
+    /// Replies PubEval pre-selects inside the search tree (0 = the network
+    /// sees every reply): see `Searcher::with_prune`.
+    pub prune: usize,
 }
 
 impl Default for Settings {
@@ -43,6 +50,7 @@ impl Default for Settings {
         Settings {
             ply: 1,
             cubeful: true,
+            prune: crate::search::DEFAULT_PRUNE,
         }
     }
 }
@@ -64,6 +72,13 @@ impl Settings {
                     _ => return Err(format!("engine.cubeful {value:?}: true or false")),
                 };
             }
+            "engine.prune" => {
+                self.prune = value
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|k| *k <= 64)
+                    .ok_or_else(|| format!("engine.prune {value:?}: an integer 0 to 64"))?;
+            }
             "game.variant" => {
                 if value != "backgammon" {
                     return Err(format!("game.variant {value:?}: only backgammon here"));
@@ -78,6 +93,7 @@ impl Settings {
         match key {
             "engine.ply" => Ok(self.ply.to_string()),
             "engine.cubeful" => Ok(self.cubeful.to_string()),
+            "engine.prune" => Ok(self.prune.to_string()),
             "game.variant" => Ok("backgammon".into()),
             _ => Err(format!("unknown key {key}")),
         }

@@ -104,6 +104,7 @@ impl<'a> Engine<'a> {
             ("keys", []) => Ok(KEYS.iter().map(|k| k.line()).collect()),
             ("set", [key, value]) => {
                 self.settings.set(key, value).map_err(Refusal::BadValue)?;
+                self.searcher.set_prune(self.settings.prune);
                 Ok(vec![])
             }
             ("set", _) => Err(Refusal::BadValue("usage: set <key> <value>".into())),
