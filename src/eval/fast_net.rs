@@ -178,7 +178,10 @@ impl FastNet {
     }
 
     /// The first layer's sums by `accumulate`, which writes every one of
-    /// the first `self.hidden` of them, then [`Self::finish`].
+    /// the first `self.hidden` of them, then their sigmoids and the upper
+    /// layers with fused multiply-adds, the second layer in blocks of
+    /// `BLOCK` units ([`super::network::mid_layer`]); inlined into each
+    /// vector pass so that it is vectorised at that pass's width.
     #[inline(always)]
     fn finish_after<const BLOCK: usize>(
         &self,
@@ -189,15 +192,6 @@ impl FastNet {
         // SAFETY: the accumulation wrote the first `self.hidden` sums.
         let hidden =
             unsafe { std::slice::from_raw_parts_mut(hidden.as_mut_ptr() as *mut f32, self.hidden) };
-        self.finish::<BLOCK>(hidden)
-    }
-
-    /// Sigmoid hidden units and the output layer, with fused multiply-adds
-    /// and the second layer in blocks of `BLOCK` units
-    /// ([`super::network::mid_layer`]); inlined into each vector pass so
-    /// that it is vectorised at that pass's width.
-    #[inline(always)]
-    fn finish<const BLOCK: usize>(&self, hidden: &mut [f32]) -> [f32; OUTPUTS] {
         for a in hidden.iter_mut() {
             *a = sigmoid_with::<true>(*a);
         }

@@ -10,6 +10,7 @@
 //! lanes for the same reason. No allocation: scratch lives on the stack.
 
 use serde::{Deserialize, Serialize};
+use std::mem::MaybeUninit;
 
 /// Outputs of every network: the five cumulative probabilities.
 pub const OUTPUTS: usize = 5;
@@ -164,72 +165,63 @@ pub fn upper_layers<const FUSED: bool, const BLOCK: usize>(
     match mid {
         None => output_layer::<FUSED>(w2, b2, hidden),
         Some(mid) => {
-            let mut scratch = [std::mem::MaybeUninit::uninit(); MAX_HIDDEN];
-            let upper = zeroed_prefix(&mut scratch, mid.units);
-            mid_layer::<FUSED, BLOCK>(&mid.w, &mid.b, hidden, upper);
+            let mut scratch = [MaybeUninit::uninit(); MAX_HIDDEN];
+            let upper = mid_layer::<FUSED, BLOCK>(&mid.w, &mid.b, hidden, &mut scratch);
             output_layer::<FUSED>(w2, b2, upper)
         }
     }
 }
 
-/// The first `n` slots of `buf`, zeroed: clearing all 2 KB of the scratch
-/// layer for its 64 units was a memset call on every evaluation.
-#[inline(always)]
-fn zeroed_prefix(buf: &mut [std::mem::MaybeUninit<f32>; MAX_HIDDEN], n: usize) -> &mut [f32] {
-    let head = &mut buf[..n];
-    for x in head.iter_mut() {
-        x.write(0.0);
-    }
-    // SAFETY: every slot of `head` was just written.
-    unsafe { std::slice::from_raw_parts_mut(head.as_mut_ptr() as *mut f32, n) }
-}
-
 /// Sigmoid units of a dense input-major layer (`w[i * units + u]`) over
-/// `lower`. Summed a block of units at a time in four partial sums, each
-/// over every fourth lower unit: a block's sums stay in registers and four
-/// independent chains hide the latency of each multiply-add. A plain
-/// row-by-row pass through memory waited on its own stores: 256 × 64
-/// units cost 1.1 µs that way, 0.75 µs so (16k multiply-adds, about what
-/// the first layer's seventy rows of 256 cost). `BLOCK` units make four
-/// sums of `BLOCK / lanes` registers each: 32 fills half of AVX-512's 32
+/// `lower`, written into the first `units` slots of `scratch` and returned
+/// as a slice: every slot is written once, so the scratch is never
+/// cleared (clearing it was a memset call on every evaluation). Summed a
+/// block of units at a time in four partial sums, each over every fourth
+/// lower unit: a block's sums stay in registers and four independent
+/// chains hide the latency of each multiply-add. A plain row-by-row pass
+/// through memory waited on its own stores: 256 × 64 units cost 1.1 µs
+/// that way, 0.75 µs so (16k multiply-adds, about what the first layer's
+/// seventy rows of 256 cost). `BLOCK` units make four sums of
+/// `BLOCK / lanes` registers each: 32 fills half of AVX-512's 32
 /// registers, 16 half of AVX2's 16 (at 32 two of AVX2's sums spilled to
 /// the stack on every step).
 #[inline(always)]
-pub fn mid_layer<const FUSED: bool, const BLOCK: usize>(
+pub fn mid_layer<'s, const FUSED: bool, const BLOCK: usize>(
     w: &[f32],
     b: &[f32],
     lower: &[f32],
-    upper: &mut [f32],
-) {
+    scratch: &'s mut [MaybeUninit<f32>; MAX_HIDDEN],
+) -> &'s mut [f32] {
     let units = b.len();
-    assert!(
-        w.len() == lower.len() * units && upper.len() == units && lower.len().is_multiple_of(4)
-    );
+    assert!(w.len() == lower.len() * units && units <= MAX_HIDDEN && lower.len().is_multiple_of(4));
+    let upper = &mut scratch[..units];
     let mut start = 0;
     while start < units {
         if units - start >= BLOCK {
-            mid_block::<BLOCK, FUSED>(w, units, start, lower, &mut upper[start..start + BLOCK]);
+            mid_block::<BLOCK, FUSED>(w, b, start, lower, &mut upper[start..start + BLOCK]);
             start += BLOCK;
         } else {
             // Units are a multiple of eight (`Mlp::validate`).
-            mid_block::<8, FUSED>(w, units, start, lower, &mut upper[start..start + 8]);
+            mid_block::<8, FUSED>(w, b, start, lower, &mut upper[start..start + 8]);
             start += 8;
         }
     }
-    for (a, &bias) in upper.iter_mut().zip(b) {
-        *a = sigmoid_with::<FUSED>(*a + bias);
-    }
+    // SAFETY: the blocks wrote every slot of `upper`: they tile 0..units,
+    // a multiple of eight.
+    unsafe { std::slice::from_raw_parts_mut(upper.as_mut_ptr() as *mut f32, units) }
 }
 
-/// Units `start..start + B` of [`mid_layer`], before bias and sigmoid.
+/// Units `start..start + B` of [`mid_layer`] (`b` holds every unit's
+/// bias), each written to `out` once.
 #[inline(always)]
 fn mid_block<const B: usize, const FUSED: bool>(
     w: &[f32],
-    units: usize,
+    b: &[f32],
     start: usize,
     lower: &[f32],
-    out: &mut [f32],
+    out: &mut [MaybeUninit<f32>],
 ) {
+    let units = b.len();
     let (mut a0, mut a1, mut a2, mut a3) = ([0f32; B], [0f32; B], [0f32; B], [0f32; B]);
     let row = |i: usize| -> &[f32; B] {
         let at = i * units + start;
@@ -244,8 +236,10 @@ fn mid_block<const B: usize, const FUSED: bool>(
             a3[k] = madd::<FUSED>(xs[3], r3[k], a3[k]);
         }
     }
+    let bias = &b[start..start + B];
     for (k, o) in out.iter_mut().enumerate() {
-        *o = (a0[k] + a1[k]) + (a2[k] + a3[k]);
+        let sum = (a0[k] + a1[k]) + (a2[k] + a3[k]);
+        o.write(sigmoid_with::<FUSED>(sum + bias[k]));
     }
 }
 
