@@ -75,13 +75,22 @@ pub struct TrainConfig {
     /// `contact_hidden` and `contact_mid` units makes `epochs` passes over
     /// the whole set, the learning rate decaying from `learning_rate` to
     /// `learning_rate_end` over the epochs. It keeps the teacher's race
-    /// network and has no crashed network; it is measured every epoch.
+    /// network (unless `distill_nets` trains it) and has no crashed
+    /// network; it is measured every epoch.
     /// With `init_model` the student starts from that file's networks
     /// instead (its shape, its race network): a network refined on its
     /// teacher's search rather than learning it from scratch.
     pub distill_teacher: Option<std::path::PathBuf>,
     /// Units of the contact network's second hidden layer (0 = none).
     pub contact_mid: usize,
+    /// Which of the student's networks a distillation trains (see
+    /// [`DistillNets`]).
+    pub distill_nets: DistillNets,
+    /// In a distillation that trains the race network: its targets are
+    /// rollouts of this many trials (0 = the teacher's search values),
+    /// played by the teacher at 0-ply to the end of the game and cached
+    /// beside the positions (`race-rollouts/`).
+    pub race_rollout_trials: u32,
     /// Games between strength measurements (rounded to whole steps).
     pub measure_every: u64,
     /// Games per measurement against PubEval and the previous checkpoint.
@@ -113,8 +122,40 @@ impl Default for TrainConfig {
             weight_average: 0.0,
             distill_teacher: None,
             contact_mid: 0,
+            distill_nets: DistillNets::Contact,
+            race_rollout_trials: 0,
             measure_every: 10_000,
             measure_games: 1_000,
+        }
+    }
+}
+
+/// The networks a distillation trains on the teacher's positions.
+///
+/// The race network had only ever been trained by TD(λ) (kotra-v5's,
+/// kept by every student since), and its 1-ply search was worse than its
+/// 0-ply on the dev set's races: its own judgement is inconsistent where
+/// it meets the exact bear-off database, which search-value targets fix.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DistillNets {
+    /// The contact (and crashed) network; the teacher's race network is kept.
+    #[default]
+    Contact,
+    /// The race network alone, from the race positions; the contact
+    /// network stays the initial model's.
+    Race,
+    /// Both, each from its own positions.
+    Both,
+}
+
+impl DistillNets {
+    pub fn trains(self, kind: crate::eval::NetKind) -> bool {
+        use crate::eval::NetKind;
+        match self {
+            DistillNets::Contact => kind != NetKind::Race,
+            DistillNets::Race => kind == NetKind::Race,
+            DistillNets::Both => true,
         }
     }
 }
@@ -204,6 +245,19 @@ impl TrainConfig {
             return Err(ConfigError::Invalid(
                 "distillation needs target_ply 1 or 2 and no rollout_trials or weight_average"
                     .into(),
+            ));
+        }
+        if self.race_rollout_trials > 0
+            && !(self.distill_teacher.is_some()
+                && self.distill_nets.trains(crate::eval::NetKind::Race))
+        {
+            return Err(ConfigError::Invalid(
+                "race_rollout_trials needs a distillation whose distill_nets trains the race network".into(),
+            ));
+        }
+        if self.distill_nets == DistillNets::Race && self.init_model.is_none() {
+            return Err(ConfigError::Invalid(
+                "distill_nets \"race\" keeps the contact network of init_model: name one".into(),
             ));
         }
         if !(self.hard_plan_weight.is_finite() && self.hard_plan_weight > 0.0) {

@@ -14,7 +14,9 @@
 //! Phase 1 writes the positions in chunks of `games_per_step` games
 //! (`positions/NNNNN.bin`, each written atomically and skipped on
 //! resume); phase 2 checkpoints after every epoch. The student keeps the
-//! teacher's race network, which it does not train. With `crashed_net`
+//! teacher's race network, which it does not train, unless `distill_nets`
+//! names it: then the set's race positions train it (with `"race"` alone,
+//! the contact network stays the initial model's). With `crashed_net`
 //! it has a crashed network of the contact network's shape for back
 //! games and crashed boards (`eval::contact_net`), which then learns
 //! those positions alone: twice the weights for the contact game at the
@@ -85,10 +87,7 @@ pub(super) fn run(
     state.model.meta.games_trained = state.prior_games + cfg.games;
     let epochs = cfg.epochs as u64;
     let bar = progress_bar(opts.progress, epochs, state.step);
-    let sizes = format!(
-        "{distinct} contact positions, {} samples a pass",
-        samples.len()
-    );
+    let sizes = format!("{distinct} positions, {} samples a pass", samples.len());
     bar.suspend(|| eprintln!("{sizes}"));
     bar.set_message(sizes);
     while state.step < epochs {
@@ -109,9 +108,10 @@ pub(super) fn run(
         point.games = state.step;
         bar.suspend(|| {
             eprintln!(
-                "epoch {}: lr {lr:.2e}, loss {:.3e}, {}",
+                "epoch {}: lr {lr:.2e}, loss {:.3e} (race {:.3e}), {}",
                 state.step,
                 point.loss_contact,
+                point.loss_race,
                 point.strength()
             )
         });
@@ -124,7 +124,7 @@ pub(super) fn run(
 }
 
 /// The whole set of samples (a hard position repeated, see [`copies`])
-/// and the number of distinct contact positions: chunks already on disk
+/// and the number of distinct positions trained on: chunks already on disk
 /// are read, the rest played by the teacher and written.
 fn positions(
     opts: &TrainOptions,
@@ -160,11 +160,17 @@ fn positions(
             write_chunk(&path, &s)?;
             s
         };
-        // The race network is the teacher's: race positions are not
-        // trained on.
-        for s in chunk.into_iter().filter(|s| s.kind != NetKind::Race) {
+        let chunk = if cfg.race_rollout_trials > 0 {
+            with_race_rollouts(chunk, &opts.out_dir, c, &teacher, cfg)?
+        } else {
+            chunk
+        };
+        for s in chunk
+            .into_iter()
+            .filter(|s| cfg.distill_nets.trains(s.kind))
+        {
             let s = Sample {
-                kind: student_net(&s.position, cfg),
+                kind: student_net(&s, cfg),
                 ..s
             };
             all.extend(std::iter::repeat_n(s, copies(&s.position, cfg)));
@@ -177,10 +183,57 @@ fn positions(
     Ok((all, distinct))
 }
 
-/// The student network a contact position trains: the one that will
-/// evaluate it (the student has a crashed network when `crashed_net`).
-fn student_net(pos: &Position, cfg: &super::TrainConfig) -> NetKind {
-    contact_net(pos, cfg.crashed_net)
+/// `chunk` (number `c`) with its race positions' targets replaced by
+/// rollouts, read from `race-rollouts/` where an earlier run wrote them
+/// and otherwise rolled out by `teacher` and written there (atomically,
+/// so a kill loses at most the chunk in flight).
+fn with_race_rollouts(
+    chunk: Vec<Sample>,
+    out_dir: &Path,
+    c: u64,
+    teacher: &Evaluator,
+    cfg: &super::TrainConfig,
+) -> Result<Vec<Sample>, TrainError> {
+    let dir = out_dir.join("race-rollouts");
+    std::fs::create_dir_all(&dir).map_err(|error| TrainError::Write {
+        path: dir.clone(),
+        error,
+    })?;
+    let path = dir.join(format!("{c:05}.bin"));
+    let (race, mut rest): (Vec<Sample>, Vec<Sample>) =
+        chunk.into_iter().partition(|s| s.kind == NetKind::Race);
+    let rolled = if path.exists() {
+        let rolled = read_chunk(&path)?;
+        if rolled.len() != race.len()
+            || rolled
+                .iter()
+                .zip(&race)
+                .any(|(a, b)| a.position != b.position)
+        {
+            return Err(TrainError::Positions {
+                path,
+                why: "its positions are not the chunk's race positions".into(),
+            });
+        }
+        rolled
+    } else {
+        let seed = splitmix(cfg.seed ^ splitmix(c.wrapping_add(3 << 41)));
+        let rolled =
+            super::rollout_targets::rolled_out_all(teacher, &race, cfg.race_rollout_trials, seed);
+        write_chunk(&path, &rolled)?;
+        rolled
+    };
+    rest.extend(rolled);
+    Ok(rest)
+}
+
+/// The student network a sample trains: the one that will evaluate its
+/// position (the student has a crashed network when `crashed_net`).
+fn student_net(s: &Sample, cfg: &super::TrainConfig) -> NetKind {
+    match s.kind {
+        NetKind::Race => NetKind::Race,
+        _ => contact_net(&s.position, cfg.crashed_net),
+    }
 }
 
 /// How many times a position is seen per epoch: `hard_plan_weight` for
@@ -299,15 +352,99 @@ mod tests {
         assert!(GamePlan::of(&crashed).is_hard());
         assert_eq!(copies(&crashed, &cfg), 3);
         assert_eq!(copies(&Position::starting(), &cfg), 1);
+        let sample = |position, kind| Sample {
+            position,
+            kind,
+            target: Probs([0.5, 0.1, 0.0, 0.1, 0.0]),
+        };
+        let crashed = sample(crashed, NetKind::Contact);
+        let opening = sample(Position::starting(), NetKind::Contact);
         assert_eq!(student_net(&crashed, &cfg), NetKind::Contact);
         cfg.crashed_net = true;
         cfg.validate().unwrap();
         assert_eq!(student_net(&crashed, &cfg), NetKind::Crashed);
-        assert_eq!(student_net(&Position::starting(), &cfg), NetKind::Contact);
+        assert_eq!(student_net(&opening, &cfg), NetKind::Contact);
+        let race = Position::from_points(&[(8, 15)], &[(6, 15)]);
+        assert_eq!(
+            student_net(&sample(race, NetKind::Race), &cfg),
+            NetKind::Race
+        );
         for bad in [0.5, 1.5] {
             cfg.hard_plan_weight = bad;
             assert!(cfg.validate().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn distill_nets_picks_the_networks_and_its_fields_are_checked() {
+        use crate::train::config::DistillNets;
+        let parse = |json: &str| serde_json::from_str::<crate::train::TrainConfig>(json).unwrap();
+        let cfg = parse(r#"{"distill_teacher": "t.net", "target_ply": 1, "distill_nets": "race"}"#);
+        assert_eq!(cfg.distill_nets, DistillNets::Race);
+        assert!(cfg.validate().is_err(), "race alone needs init_model");
+        let mut cfg = parse(
+            r#"{"distill_teacher": "t.net", "init_model": "t.net", "target_ply": 1, "distill_nets": "race", "race_rollout_trials": 36}"#,
+        );
+        cfg.validate().unwrap();
+        assert!(
+            cfg.distill_nets.trains(NetKind::Race) && !cfg.distill_nets.trains(NetKind::Contact)
+        );
+        cfg.distill_nets = DistillNets::Contact;
+        assert!(
+            cfg.validate().is_err(),
+            "rollouts for a race network not trained"
+        );
+        assert!(!DistillNets::Contact.trains(NetKind::Race));
+        assert!(DistillNets::Contact.trains(NetKind::Crashed));
+        assert!(
+            DistillNets::Both.trains(NetKind::Race) && DistillNets::Both.trains(NetKind::Contact)
+        );
+    }
+
+    #[test]
+    fn race_rollouts_are_cached_beside_the_positions_and_checked_against_them() {
+        let eval = Evaluator::new(Model::random(16, 8, 21));
+        let mut chunk = play_games(&eval, 3, 22, 0.7, MovePolicy::greedy(), 1);
+        let race = chunk.iter().filter(|s| s.kind == NetKind::Race).count();
+        assert!(race > 0, "three games reach a race");
+        let cfg = crate::train::TrainConfig {
+            distill_teacher: Some("t.net".into()),
+            init_model: Some("t.net".into()),
+            target_ply: 1,
+            distill_nets: crate::train::config::DistillNets::Race,
+            race_rollout_trials: 36,
+            ..Default::default()
+        };
+        cfg.validate().unwrap();
+        let dir = std::env::temp_dir().join(format!("kotra-race-rollouts-{}", std::process::id()));
+        let first = with_race_rollouts(chunk.clone(), &dir, 4, &eval, &cfg).unwrap();
+        assert_eq!(first.len(), chunk.len());
+        let rolled: Vec<&Sample> = first.iter().filter(|s| s.kind == NetKind::Race).collect();
+        assert_eq!(rolled.len(), race);
+        for s in &rolled {
+            let [w, wg, wbg, lg, lbg] = s.target.0;
+            assert!(wbg <= wg && wg <= w && lbg <= lg && lg <= 1.0 - w, "{s:?}");
+        }
+        assert!(
+            rolled.iter().any(|s| chunk
+                .iter()
+                .any(|c| c.position == s.position && c.target != s.target)),
+            "the targets are the rollouts', not the search's"
+        );
+        let again = with_race_rollouts(chunk.clone(), &dir, 4, &eval, &cfg).unwrap();
+        assert!(
+            first
+                .iter()
+                .zip(&again)
+                .all(|(a, b)| a.position == b.position && a.target == b.target)
+        );
+        // Another chunk's positions under this chunk's cache are refused.
+        chunk.retain(|s| s.kind != NetKind::Race || s.position != rolled[0].position);
+        let err = with_race_rollouts(chunk, &dir, 4, &eval, &cfg)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not the chunk's race positions"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -77,6 +77,26 @@ fn choose(samples: &[Sample], how: &RolloutTargets, rng: &mut SmallRng) -> Vec<S
         .collect()
 }
 
+/// `samples` with rollout targets of `trials` trials each (sample `k`'s
+/// seeded from `seed` and `k` alone, so the result does not depend on
+/// the thread count).
+pub fn rolled_out_all(eval: &Evaluator, samples: &[Sample], trials: u32, seed: u64) -> Vec<Sample> {
+    let searcher = Searcher::new(eval);
+    samples
+        .par_iter()
+        .enumerate()
+        .map(|(k, sample)| Sample {
+            target: rolled_out(
+                &searcher,
+                sample,
+                trials,
+                splitmix(seed ^ splitmix(k as u64)),
+            ),
+            ..*sample
+        })
+        .collect()
+}
+
 /// The rollout probabilities of `sample`'s position for its roller.
 fn rolled_out(searcher: &Searcher, sample: &Sample, trials: u32, seed: u64) -> Probs {
     let settings = RolloutSettings {
