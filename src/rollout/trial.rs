@@ -1,6 +1,6 @@
 //! One rollout trial: a game played out from the start position.
 
-use super::{RolloutSettings, stratum};
+use super::{RolloutSettings, Strata};
 use crate::backgammon::{Dice, GameResult, MoveList, Position, legal_moves};
 use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::{PositionClass, Probs};
@@ -28,6 +28,7 @@ pub struct Trial<'a> {
     searcher: &'a Searcher<'a>,
     settings: RolloutSettings,
     states: Vec<CubeState>,
+    strata: Strata,
 }
 
 /// The running totals of one trial, all from the start roller's view.
@@ -54,6 +55,7 @@ impl<'a> Trial<'a> {
             searcher,
             settings: *settings,
             states: states.to_vec(),
+            strata: Strata::new(settings.seed),
         }
     }
 
@@ -88,8 +90,8 @@ impl<'a> Trial<'a> {
             }
             self.cube_actions(&pos, mine, &mut books);
             let dice = match half_move {
-                0 => stratum(index % 36),
-                1 => stratum((index / 36) % 36),
+                0 => self.strata.first(index),
+                1 => self.strata.second(index),
                 _ => Dice::new(rng.random_range(1..=6), rng.random_range(1..=6)).expect("1..=6"),
             };
             let after = self.play_roll(&pos, dice, mine, &mut list, &mut books);
