@@ -163,6 +163,13 @@ impl Model {
         self
     }
 
+    /// This model with new random weights for its race network, of
+    /// `hidden` and `mid` units.
+    pub fn with_fresh_race(mut self, hidden: usize, mid: usize, seed: u64) -> Model {
+        self.race = Mlp::random_deep(RACE_INPUTS, hidden, mid, seed ^ 0x9e37_79b9_7f4a_7c15);
+        self
+    }
+
     /// A version-1 model in today's encoding: its contact network gets the
     /// features added since with zero weights, so it evaluates exactly as
     /// before, and training can start from it and learn to use them.

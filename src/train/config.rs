@@ -91,6 +91,10 @@ pub struct TrainConfig {
     /// played by the teacher at 0-ply to the end of the game and cached
     /// beside the positions (`race-rollouts/`).
     pub race_rollout_trials: u32,
+    /// In a distillation that trains the race network: a fresh race
+    /// network of `race_hidden` and a second layer of this many units
+    /// instead of `init_model`'s (0 = keep that one).
+    pub race_mid: usize,
     /// Games between strength measurements (rounded to whole steps).
     pub measure_every: u64,
     /// Games per measurement against PubEval and the previous checkpoint.
@@ -124,6 +128,7 @@ impl Default for TrainConfig {
             contact_mid: 0,
             distill_nets: DistillNets::Contact,
             race_rollout_trials: 0,
+            race_mid: 0,
             measure_every: 10_000,
             measure_games: 1_000,
         }
@@ -253,6 +258,15 @@ impl TrainConfig {
         {
             return Err(ConfigError::Invalid(
                 "race_rollout_trials needs a distillation whose distill_nets trains the race network".into(),
+            ));
+        }
+        if self.race_mid > 0
+            && (!hidden_ok(self.race_mid)
+                || !(self.distill_teacher.is_some()
+                    && self.distill_nets.trains(crate::eval::NetKind::Race)))
+        {
+            return Err(ConfigError::Invalid(
+                "race_mid (a multiple of 8 up to 512) needs a distillation that trains the race network".into(),
             ));
         }
         if self.distill_nets == DistillNets::Race && self.init_model.is_none() {

@@ -124,6 +124,9 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         if cfg.crashed_net && model.crashed.is_none() {
             model.crashed = Some(model.contact.clone());
         }
+        if cfg.race_mid > 0 {
+            model = model.with_fresh_race(cfg.race_hidden, cfg.race_mid, cfg.seed);
+        }
         let games_before = model.meta.games_trained;
         model.meta.description = if let Some(teacher) = &cfg.distill_teacher {
             let from = cfg
