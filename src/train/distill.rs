@@ -394,6 +394,24 @@ mod tests {
             cfg.validate().is_err(),
             "rollouts for a race network not trained"
         );
+        cfg.distill_nets = DistillNets::Both;
+        cfg.race_mid = 64;
+        cfg.validate().unwrap();
+        cfg.race_mid = 12;
+        assert!(cfg.validate().is_err(), "race_mid is a multiple of 8");
+        cfg.race_mid = 64;
+        cfg.distill_nets = DistillNets::Contact;
+        cfg.race_rollout_trials = 0;
+        assert!(
+            cfg.validate().is_err(),
+            "a fresh race network that nothing trains"
+        );
+        let fresh = Model::random(16, 8, 3).with_fresh_race(32, 16, 4);
+        assert_eq!(
+            (fresh.race.hidden, fresh.race.mid.as_ref().map(|m| m.units)),
+            (32, Some(16))
+        );
+        fresh.validate().unwrap();
         assert!(!DistillNets::Contact.trains(NetKind::Race));
         assert!(DistillNets::Contact.trains(NetKind::Crashed));
         assert!(
