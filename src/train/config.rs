@@ -252,19 +252,14 @@ impl TrainConfig {
                     .into(),
             ));
         }
-        if self.race_rollout_trials > 0
-            && !(self.distill_teacher.is_some()
-                && self.distill_nets.trains(crate::eval::NetKind::Race))
-        {
+        let trains_race =
+            self.distill_teacher.is_some() && self.distill_nets.trains(crate::eval::NetKind::Race);
+        if self.race_rollout_trials > 0 && !trains_race {
             return Err(ConfigError::Invalid(
                 "race_rollout_trials needs a distillation whose distill_nets trains the race network".into(),
             ));
         }
-        if self.race_mid > 0
-            && (!hidden_ok(self.race_mid)
-                || !(self.distill_teacher.is_some()
-                    && self.distill_nets.trains(crate::eval::NetKind::Race)))
-        {
+        if self.race_mid > 0 && !(hidden_ok(self.race_mid) && trains_race) {
             return Err(ConfigError::Invalid(
                 "race_mid (a multiple of 8 up to 512) needs a distillation that trains the race network".into(),
             ));
