@@ -89,7 +89,7 @@ pub struct TrainConfig {
     /// In a distillation that trains the race network: its targets are
     /// rollouts of this many trials (0 = the teacher's search values),
     /// played by the teacher at 0-ply to the end of the game and cached
-    /// beside the positions (`race-rollouts/`).
+    /// beside the positions (`race-rollouts-T/` for T trials).
     pub race_rollout_trials: u32,
     /// In a distillation that trains the race network: a fresh race
     /// network of `race_hidden` and a second layer of this many units
@@ -139,8 +139,10 @@ impl Default for TrainConfig {
 ///
 /// The race network had only ever been trained by TD(λ) (kotra-v5's,
 /// kept by every student since), and its 1-ply search was worse than its
-/// 0-ply on the dev set's races: its own judgement is inconsistent where
-/// it meets the exact bear-off database, which search-value targets fix.
+/// 0-ply on the dev set's races, above all in gammon- and
+/// backgammon-saving endings. Its own search values inherit those
+/// errors, so rollouts (`race_rollout_trials`) are its targets of choice
+/// (training/README.md, "The race network").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DistillNets {

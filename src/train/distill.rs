@@ -132,10 +132,7 @@ fn positions(
     cfg: &super::TrainConfig,
 ) -> Result<(Vec<Sample>, usize), TrainError> {
     let dir = opts.out_dir.join("positions");
-    std::fs::create_dir_all(&dir).map_err(|error| TrainError::Write {
-        path: dir.clone(),
-        error,
-    })?;
+    create_dir(&dir)?;
     let teacher = Evaluator::new(Model::load(teacher_path)?);
     let policy = MovePolicy {
         exploration: cfg.exploration,
@@ -184,7 +181,7 @@ fn positions(
 }
 
 /// `chunk` (number `c`) with its race positions' targets replaced by
-/// rollouts, read from `race-rollouts/` where an earlier run wrote them
+/// rollouts, read from `race-rollouts-T/` (T trials) where an earlier run wrote them
 /// and otherwise rolled out by `teacher` and written there (atomically,
 /// so a kill loses at most the chunk in flight).
 fn with_race_rollouts(
@@ -194,11 +191,10 @@ fn with_race_rollouts(
     teacher: &Evaluator,
     cfg: &super::TrainConfig,
 ) -> Result<Vec<Sample>, TrainError> {
-    let dir = out_dir.join("race-rollouts");
-    std::fs::create_dir_all(&dir).map_err(|error| TrainError::Write {
-        path: dir.clone(),
-        error,
-    })?;
+    // The trial count names the folder: rollouts of another length are
+    // other targets, never to be read back as these.
+    let dir = out_dir.join(format!("race-rollouts-{}", cfg.race_rollout_trials));
+    create_dir(&dir)?;
     let path = dir.join(format!("{c:05}.bin"));
     let (race, mut rest): (Vec<Sample>, Vec<Sample>) =
         chunk.into_iter().partition(|s| s.kind == NetKind::Race);
@@ -246,6 +242,13 @@ fn copies(pos: &Position, cfg: &super::TrainConfig) -> usize {
     } else {
         1
     }
+}
+
+fn create_dir(dir: &Path) -> Result<(), TrainError> {
+    std::fs::create_dir_all(dir).map_err(|error| TrainError::Write {
+        path: dir.to_owned(),
+        error,
+    })
 }
 
 fn kind_code(kind: NetKind) -> u8 {
