@@ -85,9 +85,27 @@ impl Evaluator {
                     .probs(pos)
                     .expect("bear-off class has both home boards"),
             },
-            PositionClass::Race => self.net_probs(NetKind::Race, pos),
+            PositionClass::Race => self
+                .decided_race(pos)
+                .unwrap_or_else(|| self.net_probs(NetKind::Race, pos)),
             PositionClass::Contact => self.net_probs(self.contact_kind(pos), pos),
         }
+    }
+
+    /// The exact probabilities of a race whose side on roll bears off
+    /// every remaining checker with any roll: it wins, and where the other
+    /// side stands settles the gammon and backgammon. These endings are
+    /// the leaves of every gammon- and backgammon-saving decision, and the
+    /// race network misjudges them (a side with three checkers still in
+    /// the winner's home board, a backgammon for certain, was given 0.31).
+    fn decided_race(&self, pos: &Position) -> Option<Probs> {
+        let home = super::bearoff::home_board(pos)?;
+        if self.bearoff.off(&home)[1] < 1.0 - 1e-6 {
+            return None;
+        }
+        let (_, theirs) = pos.to_sides();
+        let finished = Position::from_sides(&[0; 25], &theirs).ok()?;
+        GameResult::of_mover_win(&finished).map(Probs::won)
     }
 
     /// The network's own opinion of `pos`, whatever its class.
@@ -191,6 +209,26 @@ mod tests {
         let start = Position::starting();
         assert_eq!(with.net_kind(&start), Some(NetKind::Contact));
         assert_eq!(with.probs(&start), without.probs(&start));
+    }
+
+    #[test]
+    fn a_race_the_roller_finishes_with_any_roll_is_decided_exactly() {
+        let eval = Evaluator::new(Model::random(16, 8, 1));
+        // Two checkers left on the 1- and 2-points: every roll takes both
+        // off. The other side still has three checkers in the roller's
+        // home board (its 19- and 21-points): a backgammon.
+        let theirs = [(19, 2), (21, 1), (13, 3), (12, 1), (7, 3), (6, 3), (3, 2)];
+        let bg = Position::from_points(&[(1, 1), (2, 1)], &theirs);
+        assert_eq!(PositionClass::of(&bg), PositionClass::Race);
+        assert_eq!(eval.probs(&bg), Probs::won(GameResult::Backgammon));
+        // All out of the roller's home board, none off: a gammon.
+        let theirs = [(18, 3), (13, 3), (12, 1), (7, 3), (6, 3), (3, 2)];
+        let gammon = Position::from_points(&[(1, 1), (2, 1)], &theirs);
+        assert_eq!(eval.probs(&gammon), Probs::won(GameResult::Gammon));
+        // Three checkers on the 6-point are not off in one roll (only
+        // 6-6 does it): the network's call.
+        let open = Position::from_points(&[(6, 3)], &theirs);
+        assert_eq!(eval.probs(&open), eval.net_probs(NetKind::Race, &open));
     }
 
     #[test]
