@@ -106,12 +106,17 @@ pub(super) fn run(
         let mut point = measure(&state, dev, loss);
         // A distillation's curve runs over epochs.
         point.games = state.step;
+        // The loss of each network this run trains.
+        let losses: Vec<String> = [("loss", point.loss_contact), ("race loss", point.loss_race)]
+            .into_iter()
+            .filter(|(_, loss)| loss.is_finite())
+            .map(|(name, loss)| format!("{name} {loss:.3e}"))
+            .collect();
         bar.suspend(|| {
             eprintln!(
-                "epoch {}: lr {lr:.2e}, loss {:.3e} (race {:.3e}), {}",
+                "epoch {}: lr {lr:.2e}, {}, {}",
                 state.step,
-                point.loss_contact,
-                point.loss_race,
+                losses.join(", "),
                 point.strength()
             )
         });
