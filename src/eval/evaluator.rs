@@ -7,7 +7,7 @@ use super::fast_net::FastNet;
 use super::game_plan::GamePlan;
 use super::model_file::Model;
 use super::probs::Probs;
-use crate::backgammon::{GameResult, Position};
+use crate::backgammon::{Dice, GameResult, MoveList, Position, legal_moves};
 
 /// Which evaluation a position gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -87,6 +87,7 @@ impl Evaluator {
             },
             PositionClass::Race => self
                 .decided_race(pos)
+                .or_else(|| self.last_roll(pos))
                 .unwrap_or_else(|| self.net_probs(NetKind::Race, pos)),
             PositionClass::Contact => self.net_probs(self.contact_kind(pos), pos),
         }
@@ -106,6 +107,37 @@ impl Evaluator {
         let (_, theirs) = pos.to_sides();
         let finished = Position::from_sides(&[0; 25], &theirs).ok()?;
         GameResult::of_mover_win(&finished).map(Probs::won)
+    }
+
+    /// The exact probabilities of a race whose other side bears off every
+    /// remaining checker with any roll: the side on roll has this one roll
+    /// left, so its value is the average over its rolls of its best play
+    /// (by cubeless equity), and each play's outcome is exact: a win if it
+    /// bears off its last checker, else the other side's decided race.
+    /// Whether it saves the gammon or the backgammon this roll is then
+    /// counted, not guessed.
+    fn last_roll(&self, pos: &Position) -> Option<Probs> {
+        let theirs = super::bearoff::home_board(&pos.swap())?;
+        if self.bearoff.off(&theirs)[1] < 1.0 - 1e-6 {
+            return None;
+        }
+        thread_local! {
+            // Rare positions, but no allocation per evaluation.
+            static LIST: std::cell::RefCell<MoveList> = std::cell::RefCell::new(MoveList::new());
+        }
+        LIST.with_borrow_mut(|list| {
+            let mut total = Probs::default();
+            for (dice, weight) in Dice::all_rolls() {
+                legal_moves(pos, dice, list);
+                let best = list
+                    .iter()
+                    .map(|c| self.after_move(&c.position))
+                    .max_by(|a, b| a.equity().total_cmp(&b.equity()))
+                    .expect("a roll has at least one play, the empty one");
+                total.add_scaled(&best, f32::from(weight) / 36.0);
+            }
+            Some(total)
+        })
     }
 
     /// The network's own opinion of `pos`, whatever its class.
@@ -229,6 +261,36 @@ mod tests {
         // 6-6 does it): the network's call.
         let open = Position::from_points(&[(6, 3)], &theirs);
         assert_eq!(eval.probs(&open), eval.net_probs(NetKind::Race, &open));
+    }
+
+    #[test]
+    fn the_last_roll_against_a_side_that_finishes_is_counted() {
+        let eval = Evaluator::new(Model::random(16, 8, 1));
+        // The other side takes its last two checkers off with any roll.
+        // The side on roll has three checkers in that side's home board
+        // (its 19- and 21-points): only 2-2 to 6-6 bring all three out, so
+        // it loses a backgammon 31 times in 36 and a gammon always.
+        let mine = [(19, 2), (21, 1), (13, 3), (12, 1), (7, 3), (6, 3), (3, 2)];
+        let last = Position::from_points(&mine, &[(1, 1), (2, 1)]);
+        assert_eq!(PositionClass::of(&last), PositionClass::Race);
+        let p = eval.probs(&last);
+        let want = [0.0, 0.0, 0.0, 1.0, 31.0 / 36.0];
+        assert!(
+            p.0.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-5),
+            "{p:?}"
+        );
+        // One checker on the 12-point, fourteen on the 1-point: it must
+        // come home and bear a checker off in one roll. 6-1 does it
+        // (12/6, 1/off), and 3-3 to 6-6; 6-2 does not, because a die
+        // larger than the 1-point needs cannot bear off while the checker
+        // on the 6-point stands higher. 6 rolls in 36 save the gammon.
+        let gammon = Position::from_points(&[(12, 1), (1, 14)], &[(1, 1), (2, 1)]);
+        let p = eval.probs(&gammon);
+        let want = [0.0, 0.0, 0.0, 30.0 / 36.0, 0.0];
+        assert!(
+            p.0.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-5),
+            "{p:?}"
+        );
     }
 
     #[test]
