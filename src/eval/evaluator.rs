@@ -100,25 +100,19 @@ impl Evaluator {
     /// race network misjudges them (a side with three checkers still in
     /// the winner's home board, a backgammon for certain, was given 0.31).
     fn decided_race(&self, pos: &Position) -> Option<Probs> {
-        let home = super::bearoff::home_board(pos)?;
-        if self.bearoff.off(&home)[1] < 1.0 - 1e-6 {
-            return None;
-        }
-        let (_, theirs) = pos.to_sides();
-        let finished = Position::from_sides(&[0; 25], &theirs).ok()?;
-        GameResult::of_mover_win(&finished).map(Probs::won)
+        self.finishes_next_roll(pos)
+            .then(|| won_against(&pos.to_sides().1))
     }
 
     /// The exact probabilities of a race whose other side bears off every
     /// remaining checker with any roll: the side on roll has this one roll
     /// left, so its value is the average over its rolls of its best play
     /// (by cubeless equity), and each play's outcome is exact: a win if it
-    /// bears off its last checker, else the other side's decided race.
-    /// Whether it saves the gammon or the backgammon this roll is then
-    /// counted, not guessed.
+    /// bears off its last checker, else the other side's win, settled by
+    /// where the play left the side on roll's checkers. Whether it saves
+    /// the gammon or the backgammon this roll is then counted, not guessed.
     fn last_roll(&self, pos: &Position) -> Option<Probs> {
-        let theirs = super::bearoff::home_board(&pos.swap())?;
-        if self.bearoff.off(&theirs)[1] < 1.0 - 1e-6 {
+        if !self.finishes_next_roll(&pos.swap()) {
             return None;
         }
         thread_local! {
@@ -129,15 +123,26 @@ impl Evaluator {
             let mut total = Probs::default();
             for (dice, weight) in Dice::all_rolls() {
                 legal_moves(pos, dice, list);
+                // The other side's board is what it was (a race has no
+                // hits), so each play's ending needs no classifying.
                 let best = list
                     .iter()
-                    .map(|c| self.after_move(&c.position))
+                    .map(|c| match GameResult::of_mover_win(&c.position) {
+                        Some(result) => Probs::won(result),
+                        None => won_against(&c.position.to_sides().0).flip(),
+                    })
                     .max_by(|a, b| a.equity().total_cmp(&b.equity()))
                     .expect("a roll has at least one play, the empty one");
                 total.add_scaled(&best, f32::from(weight) / 36.0);
             }
             Some(total)
         })
+    }
+
+    /// Whether the side on roll of `pos` has every checker home and bears
+    /// them all off with any roll (one-sided database).
+    fn finishes_next_roll(&self, pos: &Position) -> bool {
+        super::bearoff::home_board(pos).is_some_and(|home| self.bearoff.off(&home)[1] >= 1.0 - 1e-6)
     }
 
     /// The network's own opinion of `pos`, whatever its class.
@@ -163,6 +168,16 @@ impl Evaluator {
             None => self.probs(&after.swap()).flip(),
         }
     }
+}
+
+/// The probabilities of a side that has just borne off its last checker
+/// against a loser whose checkers stand as `loser` (its own view): a
+/// gammon if none is off, a backgammon if one is also still in the
+/// winner's home board or on the bar.
+fn won_against(loser: &[u8; 25]) -> Probs {
+    let finished =
+        Position::from_sides(&[0; 25], loser).expect("the loser's side of a legal position");
+    Probs::won(GameResult::of_mover_win(&finished).expect("the winner has no checker left"))
 }
 
 /// The network that evaluates a contact position in a model with or

@@ -141,6 +141,12 @@ pub enum ModelError {
     },
 }
 
+/// A race network of random weights, salted away from the contact
+/// network drawn from the same seed.
+fn fresh_race(hidden: usize, mid: usize, seed: u64) -> Mlp {
+    Mlp::random_deep(RACE_INPUTS, hidden, mid, seed ^ 0x9e37_79b9_7f4a_7c15)
+}
+
 impl Model {
     /// A freshly initialised model with the current encoding.
     pub fn random(contact_hidden: usize, race_hidden: usize, seed: u64) -> Model {
@@ -151,7 +157,7 @@ impl Model {
                 games_trained: 0,
             },
             contact: Mlp::random(CONTACT_INPUTS, contact_hidden, seed),
-            race: Mlp::random(RACE_INPUTS, race_hidden, seed ^ 0x9e37_79b9_7f4a_7c15),
+            race: fresh_race(race_hidden, 0, seed),
             crashed: None,
         }
     }
@@ -166,7 +172,7 @@ impl Model {
     /// This model with new random weights for its race network, of
     /// `hidden` and `mid` units.
     pub fn with_fresh_race(mut self, hidden: usize, mid: usize, seed: u64) -> Model {
-        self.race = Mlp::random_deep(RACE_INPUTS, hidden, mid, seed ^ 0x9e37_79b9_7f4a_7c15);
+        self.race = fresh_race(hidden, mid, seed);
         self
     }
 
