@@ -21,6 +21,15 @@ fn race() -> Position {
 }
 
 fn run(threads: usize, settings: RolloutSettings, states: &[CubeState]) -> RolloutResult {
+    run_from(&race(), threads, settings, states)
+}
+
+fn run_from(
+    start: &Position,
+    threads: usize,
+    settings: RolloutSettings,
+    states: &[CubeState],
+) -> RolloutResult {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -28,7 +37,7 @@ fn run(threads: usize, settings: RolloutSettings, states: &[CubeState]) -> Rollo
     pool.install(|| {
         let eval = Evaluator::new(shipped_model().unwrap());
         let searcher = Searcher::new(&eval);
-        rollout(&searcher, &race(), true, states, &settings, &|_| {})
+        rollout(&searcher, start, true, states, &settings, &|_| {})
     })
 }
 
@@ -151,4 +160,26 @@ fn a_truncated_cubeful_rollout_lets_the_roller_cash() {
     };
     let r = rollout(&searcher, &pos, true, &[state], &settings, &|_| {});
     assert_eq!(r.cubeful[0].mean, 1.0, "{:?}", r.cubeful[0]);
+}
+
+/// From the opening position most rolls have more plays than the luck
+/// adjustment weighs with the network (PubEval pre-selects them).
+#[test]
+fn luck_adjustment_over_preselected_plays_is_unbiased_and_sharper() {
+    let truncated = |trials, variance_reduction| {
+        let settings = RolloutSettings {
+            trials,
+            truncate: Some(4),
+            variance_reduction,
+            ..RolloutSettings::default()
+        };
+        run_from(&Position::starting(), 2, settings, &[]).probs[0]
+    };
+    let (with, without) = (truncated(288, true), truncated(2592, false));
+    assert!(with.se < without.se / 2.0, "{with:?} {without:?}");
+    let diff = (with.mean - without.mean).abs();
+    assert!(
+        diff < 4.0 * (with.se * with.se + without.se * without.se).sqrt(),
+        "{with:?} {without:?}"
+    );
 }

@@ -11,8 +11,9 @@
 //! - Variance reduction: each roll's luck, the 0-ply value of the best
 //!   play with that roll minus the average over all 21 rolls, is
 //!   subtracted from the result. Its expectation is zero whatever the
-//!   evaluator, so the estimate stays unbiased while most of the dice's
-//!   noise cancels.
+//!   evaluator and whichever plays it weighs, so the estimate stays
+//!   unbiased while most of the dice's noise cancels; the network weighs
+//!   only the few plays PubEval pre-selects for each roll.
 //! - Trials stop when the game ends, at truncation (then the evaluator
 //!   scores the position), or in a bear-off, which the database settles.
 //!   A cubeful trial's last position is worth what a search leaf is: the

@@ -1,16 +1,22 @@
 //! One rollout trial: a game played out from the start position.
 
 use super::{RolloutSettings, Strata};
-use crate::backgammon::{Dice, GameResult, MoveList, Position, legal_moves};
+use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, legal_moves};
 use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::{PositionClass, Probs};
 use crate::players::duel::splitmix;
-use crate::search::{SearchSettings, Searcher, static_value};
+use crate::search::{Preselection, SearchSettings, Searcher, static_value};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 /// The most cube states one rollout carries.
 pub const MAX_STATES: usize = 4;
+
+/// How many of a roll's candidates (PubEval's choice) the luck
+/// adjustment weighs with the network. Opening position, 1,296 trials:
+/// equity standard error 0.0080 against 0.0079 with every candidate, in
+/// 58% of the time (4 candidates: 0.0089 in 50%).
+const LUCK_CANDIDATES: usize = 8;
 
 /// Games longer than this are scored by the evaluator where they stand.
 const MAX_HALF_MOVES: u32 = 1000;
@@ -146,9 +152,8 @@ impl<'a> Trial<'a> {
     ) -> Position {
         let vr = self.settings.variance_reduction;
         // The 0-ply best play: the move at 0-ply, and the roll's luck.
-        let zero = (self.settings.ply == 0 || vr).then(|| self.best_0ply(pos, dice, list));
-        let after = if let (0, Some((best_after, _))) = (self.settings.ply, zero) {
-            best_after
+        let after = if self.settings.ply == 0 {
+            self.best_0ply(pos, dice, list)
         } else {
             legal_moves(pos, dice, list);
             let settings = SearchSettings::world_class(self.settings.ply);
@@ -157,20 +162,20 @@ impl<'a> Trial<'a> {
                 .rank_moves(list, &CubeState::money(), &settings);
             ranked[0].position
         };
-        if let Some((_, best_probs)) = zero.filter(|_| vr) {
+        if vr {
             let mut mean = Probs::default();
+            let mut actual = Probs::default();
             for (roll, weight) in Dice::all_rolls() {
-                let p = if roll == dice {
-                    best_probs
-                } else {
-                    self.best_0ply(pos, roll, list).1
-                };
+                let p = self.luck_value(pos, roll, list);
+                if roll == dice {
+                    actual = p;
+                }
                 mean.add_scaled(&p, weight as f32 / 36.0);
             }
             let (actual, mean) = if mine {
-                (best_probs, mean)
+                (actual, mean)
             } else {
-                (best_probs.flip(), mean.flip())
+                (actual.flip(), mean.flip())
             };
             for k in 0..5 {
                 books.luck[k] += (actual.0[k] - mean.0[k]) as f64;
@@ -186,20 +191,40 @@ impl<'a> Trial<'a> {
         after
     }
 
-    /// The 0-ply cubeless best play of `dice` and the mover's
-    /// probabilities after it.
-    fn best_0ply(&self, pos: &Position, dice: Dice, list: &mut MoveList) -> (Position, Probs) {
+    /// The 0-ply cubeless best play of `dice`.
+    fn best_0ply(&self, pos: &Position, dice: Dice, list: &mut MoveList) -> Position {
         legal_moves(pos, dice, list);
-        let mut best = (
-            list.as_slice()[0].position,
-            Probs::default(),
-            f32::NEG_INFINITY,
-        );
-        for c in list.iter() {
-            let p = self.searcher.after_probs(&c.position);
+        self.best_of(list.as_slice(), 0..list.len()).0
+    }
+
+    /// What the luck adjustment counts a roll as worth to the mover: the
+    /// 0-ply probabilities after the best of the candidates PubEval
+    /// pre-selects. Any function of the roll keeps the estimate unbiased
+    /// (its average over the 21 rolls is subtracted); this one costs a
+    /// few network evaluations a roll instead of every candidate's.
+    fn luck_value(&self, pos: &Position, dice: Dice, list: &mut MoveList) -> Probs {
+        legal_moves(pos, dice, list);
+        let moves = list.as_slice();
+        let mut preselection = Preselection::new();
+        match preselection.choose(pos, moves, LUCK_CANDIDATES) {
+            Some(chosen) => self.best_of(moves, chosen).1,
+            None => self.best_of(moves, 0..moves.len()).1,
+        }
+    }
+
+    /// The candidate of `indices` with the highest 0-ply cubeless equity
+    /// (the first of equals), and the mover's probabilities after it.
+    fn best_of(
+        &self,
+        moves: &[Candidate],
+        indices: impl Iterator<Item = usize>,
+    ) -> (Position, Probs) {
+        let mut best = (moves[0].position, Probs::default(), f32::NEG_INFINITY);
+        for i in indices {
+            let p = self.searcher.after_probs(&moves[i].position);
             let e = p.equity();
             if e > best.2 {
-                best = (c.position, p, e);
+                best = (moves[i].position, p, e);
             }
         }
         (best.0, best.1)

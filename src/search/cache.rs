@@ -9,7 +9,6 @@
 use crate::backgammon::Position;
 use crate::eval::Probs;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -20,8 +19,6 @@ struct Entry {
 pub struct EvalCache {
     slots: Box<[Mutex<Option<Entry>>]>,
     mask: usize,
-    hits: AtomicU64,
-    lookups: AtomicU64,
 }
 
 impl EvalCache {
@@ -31,8 +28,6 @@ impl EvalCache {
         EvalCache {
             slots: (0..n).map(|_| Mutex::new(None)).collect(),
             mask: n - 1,
-            hits: AtomicU64::new(0),
-            lookups: AtomicU64::new(0),
         }
     }
 
@@ -53,13 +48,11 @@ impl EvalCache {
     /// The cached probabilities of `position`, or `compute`'s, stored.
     #[inline]
     pub fn get_or(&self, position: &Position, compute: impl FnOnce() -> Probs) -> Probs {
-        self.lookups.fetch_add(1, Ordering::Relaxed);
         let slot = self.slot(position);
         if let Ok(guard) = slot.try_lock()
             && let Some(entry) = *guard
             && entry.position == *position
         {
-            self.hits.fetch_add(1, Ordering::Relaxed);
             return entry.probs;
         }
         let probs = compute();
@@ -70,14 +63,6 @@ impl EvalCache {
             });
         }
         probs
-    }
-
-    /// Hits and lookups so far.
-    pub fn stats(&self) -> (u64, u64) {
-        (
-            self.hits.load(Ordering::Relaxed),
-            self.lookups.load(Ordering::Relaxed),
-        )
     }
 }
 
@@ -101,6 +86,5 @@ mod tests {
         // Another position never gets a's probabilities.
         let pb = Probs([0.4, 0.0, 0.0, 0.0, 0.0]);
         assert_eq!(cache.get_or(&b, || pb), pb);
-        assert_eq!(cache.stats(), (1, 3));
     }
 }

@@ -30,6 +30,52 @@ pub const DEFAULT_PRUNE: usize = 8;
 /// Lists longer than this are never pruned (rare doubles).
 const PRUNE_MAX: usize = 128;
 
+/// PubEval's pre-selection of a roll's candidates, for the network to
+/// choose among: a tenth of the network's cost per candidate.
+pub struct Preselection {
+    scored: [(f32, u16); PRUNE_MAX],
+}
+
+impl Preselection {
+    /// Allocation-free scratch room.
+    #[inline]
+    pub fn new() -> Preselection {
+        Preselection {
+            scored: [(0.0, 0); PRUNE_MAX],
+        }
+    }
+
+    /// The indices of the `keep` candidates of `moves` (played from `pos`)
+    /// that PubEval scores highest, in list order so that ties fall as
+    /// without pruning; `None` where nothing is pruned (`keep` 0, a list
+    /// of at most `keep`, or one longer than [`PRUNE_MAX`]).
+    pub fn choose(
+        &mut self,
+        pos: &Position,
+        moves: &[Candidate],
+        keep: usize,
+    ) -> Option<impl Iterator<Item = usize> + '_> {
+        if keep == 0 || moves.len() <= keep || moves.len() > PRUNE_MAX {
+            return None;
+        }
+        let race = !pos.has_contact();
+        for (i, (slot, c)) in self.scored.iter_mut().zip(moves).enumerate() {
+            *slot = (-pubeval::score(&c.position, race), i as u16);
+        }
+        let scored = &mut self.scored[..moves.len()];
+        scored.select_nth_unstable_by(keep - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let chosen = &mut scored[..keep];
+        chosen.sort_unstable_by_key(|s| s.1);
+        Some(chosen.iter().map(|s| s.1 as usize))
+    }
+}
+
+impl Default for Preselection {
+    fn default() -> Self {
+        Preselection::new()
+    }
+}
+
 /// The most cube states one node carries (two per state of its parent).
 const MAX_STATES: usize = 32;
 
@@ -141,11 +187,6 @@ impl<'a> Searcher<'a> {
         self.eval
     }
 
-    /// Cache hits and lookups so far.
-    pub fn cache_stats(&self) -> (u64, u64) {
-        self.cache.stats()
-    }
-
     /// Static probabilities for the roller of a game still going.
     #[inline]
     pub fn probs(&self, pos: &Position) -> Probs {
@@ -247,22 +288,11 @@ impl<'a> Searcher<'a> {
     ) -> Probs {
         let best = with_legal_moves(pos, dice, |list| {
             let moves = list.as_slice();
-            let keep = self.prune;
-            if keep == 0 || moves.len() <= keep || moves.len() > PRUNE_MAX {
-                return self.best_at_0ply(moves, 0..moves.len());
+            let mut scratch = Preselection::new();
+            match scratch.choose(pos, moves, self.prune) {
+                Some(chosen) => self.best_at_0ply(moves, chosen),
+                None => self.best_at_0ply(moves, 0..moves.len()),
             }
-            // PubEval pre-selects `keep` replies; the network chooses among
-            // them, in list order so that ties fall as without pruning.
-            let race = !pos.has_contact();
-            let mut scored = [(0f32, 0u16); PRUNE_MAX];
-            for (i, (slot, c)) in scored.iter_mut().zip(moves).enumerate() {
-                *slot = (-pubeval::score(&c.position, race), i as u16);
-            }
-            let scored = &mut scored[..moves.len()];
-            scored.select_nth_unstable_by(keep - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            let chosen = &mut scored[..keep];
-            chosen.sort_unstable_by_key(|s| s.1);
-            self.best_at_0ply(moves, chosen.iter().map(|s| s.1 as usize))
         });
         self.after_move(&best, states, ply - 1, out)
     }

@@ -13,8 +13,8 @@ pub mod variant;
 
 pub use cache::EvalCache;
 pub use engine::{
-    CubeAnalysis, DEFAULT_PRUNE, MoveFilter, RankedMove, SearchSettings, Searcher, leaf_value,
-    static_value,
+    CubeAnalysis, DEFAULT_PRUNE, MoveFilter, Preselection, RankedMove, SearchSettings, Searcher,
+    leaf_value, static_value,
 };
 
 use crate::backgammon::{Dice, MoveList, Position, legal_moves};
