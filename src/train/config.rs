@@ -91,6 +91,18 @@ pub struct TrainConfig {
     /// played by the teacher at 0-ply to the end of the game and cached
     /// beside the positions (`race-rollouts-T/` for T trials).
     pub race_rollout_trials: u32,
+    /// In a distillation that trains the contact network: this many
+    /// contact positions of each chunk (drawn by the seed) get rollouts
+    /// of `contact_rollout_trials` trials as targets instead of the
+    /// teacher's search values, cached beside the positions
+    /// (`contact-rollouts-T-K/`), and count `rollout_weight` times as
+    /// often as the others.
+    pub contact_rollouts_per_chunk: u32,
+    /// Trials per rolled-out contact position (0 = none rolled out).
+    pub contact_rollout_trials: u32,
+    /// How many times more a rolled-out contact position is seen per
+    /// epoch (a whole number; `hard_plan_weight` multiplies it).
+    pub rollout_weight: f32,
     /// In a distillation that trains the race network: a fresh race
     /// network of `race_hidden` and a second layer of this many units
     /// instead of `init_model`'s (0 = keep that one).
@@ -128,6 +140,9 @@ impl Default for TrainConfig {
             contact_mid: 0,
             distill_nets: DistillNets::Contact,
             race_rollout_trials: 0,
+            contact_rollouts_per_chunk: 0,
+            contact_rollout_trials: 0,
+            rollout_weight: 1.0,
             race_mid: 0,
             measure_every: 10_000,
             measure_games: 1_000,
@@ -259,6 +274,20 @@ impl TrainConfig {
         if self.race_rollout_trials > 0 && !trains_race {
             return Err(ConfigError::Invalid(
                 "race_rollout_trials needs a distillation whose distill_nets trains the race network".into(),
+            ));
+        }
+        let trains_contact = self.distill_teacher.is_some()
+            && self.distill_nets.trains(crate::eval::NetKind::Contact);
+        if (self.contact_rollout_trials > 0) != (self.contact_rollouts_per_chunk > 0)
+            || (self.contact_rollout_trials > 0 && !trains_contact)
+        {
+            return Err(ConfigError::Invalid(
+                "contact_rollout_trials and contact_rollouts_per_chunk go together, in a distillation whose distill_nets trains the contact network".into(),
+            ));
+        }
+        if !(self.rollout_weight >= 1.0 && self.rollout_weight.fract() == 0.0) {
+            return Err(ConfigError::Invalid(
+                "rollout_weight must be a whole number, 1 or more".into(),
             ));
         }
         if self.race_mid > 0 && !(hidden_ok(self.race_mid) && trains_race) {

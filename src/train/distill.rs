@@ -33,6 +33,8 @@ use crate::eval::game_plan::GamePlan;
 use crate::eval::{Evaluator, Model, NetKind, Probs, contact_net};
 use crate::framed_file::{FrameKind, frame, unframe};
 use crate::players::duel::splitmix;
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
 use std::path::Path;
 use std::time::Instant;
 
@@ -167,17 +169,12 @@ fn positions(
         } else {
             chunk
         };
-        for s in chunk
-            .into_iter()
-            .filter(|s| cfg.distill_nets.trains(s.kind))
-        {
-            let s = Sample {
-                kind: student_net(&s, cfg),
-                ..s
-            };
-            all.extend(std::iter::repeat_n(s, copies(&s.position, cfg)));
-            distinct += 1;
-        }
+        let (chunk, rolled) = if cfg.contact_rollout_trials > 0 {
+            with_contact_rollouts(chunk, &opts.out_dir, c, &teacher, cfg)?
+        } else {
+            (chunk, Vec::new())
+        };
+        distinct += add_trained(&mut all, chunk, &rolled, cfg);
         bar.inc(games);
         bar.set_message(format!("{distinct} positions"));
     }
@@ -185,10 +182,38 @@ fn positions(
     Ok((all, distinct))
 }
 
+/// Appends the samples of `chunk` that the run trains to `all`, each as
+/// often as it counts per epoch (the rolled-out ones, at the ascending
+/// indices `rolled`, `rollout_weight` times more), and returns how many
+/// positions that was.
+fn add_trained(
+    all: &mut Vec<Sample>,
+    chunk: Vec<Sample>,
+    rolled: &[usize],
+    cfg: &super::TrainConfig,
+) -> usize {
+    let mut added = 0;
+    for (i, s) in chunk.into_iter().enumerate() {
+        if !cfg.distill_nets.trains(s.kind) {
+            continue;
+        }
+        let s = Sample {
+            kind: student_net(&s, cfg),
+            ..s
+        };
+        let weight = if rolled.binary_search(&i).is_ok() {
+            cfg.rollout_weight as usize
+        } else {
+            1
+        };
+        all.extend(std::iter::repeat_n(s, weight * copies(&s.position, cfg)));
+        added += 1;
+    }
+    added
+}
+
 /// `chunk` (number `c`) with its race positions' targets replaced by
-/// rollouts, read from `race-rollouts-T/` (T trials) where an earlier run wrote them
-/// and otherwise rolled out by `teacher` and written there (atomically,
-/// so a kill loses at most the chunk in flight).
+/// rollouts of `race_rollout_trials` trials ([`Rollouts::of`]).
 fn with_race_rollouts(
     chunk: Vec<Sample>,
     out_dir: &Path,
@@ -196,36 +221,101 @@ fn with_race_rollouts(
     teacher: &Evaluator,
     cfg: &super::TrainConfig,
 ) -> Result<Vec<Sample>, TrainError> {
-    // The trial count names the folder: rollouts of another length are
-    // other targets, never to be read back as these.
-    let dir = out_dir.join(format!("race-rollouts-{}", cfg.race_rollout_trials));
-    create_dir(&dir)?;
-    let path = dir.join(format!("{c:05}.bin"));
     let (race, mut rest): (Vec<Sample>, Vec<Sample>) =
         chunk.into_iter().partition(|s| s.kind == NetKind::Race);
-    let rolled = if path.exists() {
-        let rolled = read_chunk(&path)?;
-        if rolled.len() != race.len()
-            || rolled
-                .iter()
-                .zip(&race)
-                .any(|(a, b)| a.position != b.position)
-        {
-            return Err(TrainError::Positions {
-                path,
-                why: "its positions are not the chunk's race positions".into(),
-            });
-        }
-        rolled
-    } else {
-        let seed = splitmix(cfg.seed ^ splitmix(c.wrapping_add(3 << 41)));
-        let rolled =
-            super::rollout_targets::rolled_out_all(teacher, &race, cfg.race_rollout_trials, seed);
-        write_chunk(&path, &rolled)?;
-        rolled
+    let rollouts = Rollouts {
+        dir: out_dir.join(format!("race-rollouts-{}", cfg.race_rollout_trials)),
+        trials: cfg.race_rollout_trials,
+        seed: splitmix(cfg.seed ^ splitmix(c.wrapping_add(3 << 41))),
+        what: "race positions",
     };
-    rest.extend(rolled);
+    rest.extend(rollouts.of(&race, c, teacher)?);
     Ok(rest)
+}
+
+/// `chunk` (number `c`) with the targets of `contact_rollouts_per_chunk`
+/// of its contact positions, drawn by the seed, replaced by rollouts of
+/// `contact_rollout_trials` trials ([`Rollouts::of`]); and their
+/// indices, ascending.
+fn with_contact_rollouts(
+    mut chunk: Vec<Sample>,
+    out_dir: &Path,
+    c: u64,
+    teacher: &Evaluator,
+    cfg: &super::TrainConfig,
+) -> Result<(Vec<Sample>, Vec<usize>), TrainError> {
+    let contact: Vec<usize> = (0..chunk.len())
+        .filter(|&i| chunk[i].kind != NetKind::Race)
+        .collect();
+    let seed = splitmix(cfg.seed ^ splitmix(c.wrapping_add(5 << 41)));
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let k = (cfg.contact_rollouts_per_chunk as usize).min(contact.len());
+    let mut chosen: Vec<usize> = rand::seq::index::sample(&mut rng, contact.len(), k)
+        .into_iter()
+        .map(|j| contact[j])
+        .collect();
+    chosen.sort_unstable();
+    let picked: Vec<Sample> = chosen.iter().map(|&i| chunk[i]).collect();
+    let rollouts = Rollouts {
+        dir: out_dir.join(format!(
+            "contact-rollouts-{}-{}",
+            cfg.contact_rollout_trials, cfg.contact_rollouts_per_chunk
+        )),
+        trials: cfg.contact_rollout_trials,
+        seed: splitmix(seed),
+        what: "chosen contact positions",
+    };
+    for (&i, rolled) in chosen.iter().zip(rollouts.of(&picked, c, teacher)?) {
+        chunk[i] = rolled;
+    }
+    Ok((chunk, chosen))
+}
+
+/// Where and how one kind of rollout target is made.
+struct Rollouts {
+    /// The cache folder. Its name carries the trial count (and for
+    /// contact positions how many a chunk has): rollouts of another
+    /// length are other targets, never to be read back as these.
+    dir: std::path::PathBuf,
+    trials: u32,
+    seed: u64,
+    /// The positions' description, for the error a stale cache gets.
+    what: &'static str,
+}
+
+impl Rollouts {
+    /// `samples` (of chunk `c`) with rollout targets, read from the cache
+    /// where an earlier run wrote them and otherwise rolled out by
+    /// `teacher` at 0-ply and written there (atomically, so a kill loses
+    /// at most the chunk in flight).
+    fn of(
+        &self,
+        samples: &[Sample],
+        c: u64,
+        teacher: &Evaluator,
+    ) -> Result<Vec<Sample>, TrainError> {
+        create_dir(&self.dir)?;
+        let path = self.dir.join(format!("{c:05}.bin"));
+        if path.exists() {
+            let rolled = read_chunk(&path)?;
+            if rolled.len() != samples.len()
+                || rolled
+                    .iter()
+                    .zip(samples)
+                    .any(|(a, b)| a.position != b.position)
+            {
+                return Err(TrainError::Positions {
+                    path,
+                    why: format!("its positions are not the chunk's {}", self.what),
+                });
+            }
+            return Ok(rolled);
+        }
+        let rolled =
+            super::rollout_targets::rolled_out_all(teacher, samples, self.trials, self.seed);
+        write_chunk(&path, &rolled)?;
+        Ok(rolled)
+    }
 }
 
 /// The student network a sample trains: the one that will evaluate its
@@ -471,6 +561,108 @@ mod tests {
             .to_string();
         assert!(err.contains("not the chunk's race positions"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn chosen_contact_positions_get_cached_rollouts_and_their_weight() {
+        let eval = Evaluator::new(Model::random(16, 8, 23));
+        let chunk = play_games(&eval, 2, 24, 0.7, MovePolicy::greedy(), 1);
+        let cfg = crate::train::TrainConfig {
+            distill_teacher: Some("t.net".into()),
+            target_ply: 1,
+            contact_rollout_trials: 8,
+            contact_rollouts_per_chunk: 5,
+            rollout_weight: 3.0,
+            ..Default::default()
+        };
+        cfg.validate().unwrap();
+        let dir =
+            std::env::temp_dir().join(format!("kotra-contact-rollouts-{}", std::process::id()));
+        let (first, chosen) = with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &cfg).unwrap();
+        assert_eq!(first.len(), chunk.len());
+        assert_eq!(chosen.len(), 5);
+        assert!(chosen.windows(2).all(|w| w[0] < w[1]));
+        for (i, (a, b)) in first.iter().zip(&chunk).enumerate() {
+            assert_eq!(a.position, b.position);
+            if chosen.contains(&i) {
+                assert_ne!(a.kind, NetKind::Race);
+            } else {
+                assert_eq!(a.target, b.target, "only the chosen positions change");
+            }
+        }
+        assert!(
+            chosen.iter().any(|&i| first[i].target != chunk[i].target),
+            "the chosen targets are the rollouts'"
+        );
+        // The rolled-out positions count rollout_weight times as often.
+        let mut all = Vec::new();
+        let trained = add_trained(&mut all, first.clone(), &chosen, &cfg);
+        let count = |i: usize| {
+            all.iter()
+                .filter(|s| s.position == first[i].position)
+                .count()
+        };
+        let plain = (0..first.len())
+            .find(|&i| {
+                first[i].kind != NetKind::Race
+                    && !GamePlan::of(&first[i].position).is_hard()
+                    && first
+                        .iter()
+                        .filter(|s| s.position == first[i].position)
+                        .count()
+                        == 1
+            })
+            .expect("a plain contact position seen once");
+        assert_eq!(count(plain), 1);
+        for &i in &chosen {
+            if first
+                .iter()
+                .filter(|s| s.position == first[i].position)
+                .count()
+                == 1
+            {
+                assert_eq!(count(i), 3 * copies(&first[i].position, &cfg));
+            }
+        }
+        assert_eq!(
+            trained,
+            first.iter().filter(|s| s.kind != NetKind::Race).count()
+        );
+        // Read back, not rolled again: the same targets.
+        let (again, same) = with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &cfg).unwrap();
+        assert_eq!(same, chosen);
+        assert!(again.iter().zip(&first).all(|(a, b)| a.target == b.target));
+        // Another draw of positions (another seed) under this cache is refused.
+        let other = crate::train::TrainConfig {
+            seed: 2,
+            ..cfg.clone()
+        };
+        let err = with_contact_rollouts(chunk, &dir, 2, &eval, &other)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("not the chunk's chosen contact positions"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        // The two fields go together, with a whole-number weight.
+        for bad in [
+            crate::train::TrainConfig {
+                contact_rollouts_per_chunk: 0,
+                ..cfg.clone()
+            },
+            crate::train::TrainConfig {
+                rollout_weight: 1.5,
+                ..cfg.clone()
+            },
+            crate::train::TrainConfig {
+                distill_nets: crate::train::config::DistillNets::Race,
+                init_model: Some("t.net".into()),
+                ..cfg.clone()
+            },
+        ] {
+            assert!(bad.validate().is_err(), "{bad:?}");
+        }
     }
 
     #[test]
