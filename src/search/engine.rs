@@ -31,7 +31,8 @@ pub const DEFAULT_PRUNE: usize = 8;
 const PRUNE_MAX: usize = 128;
 
 /// PubEval's pre-selection of a roll's candidates, for the network to
-/// choose among: a tenth of the network's cost per candidate.
+/// choose among: a linear score of the raw board, far cheaper than a
+/// network evaluation with its features.
 pub struct Preselection {
     scored: [(f32, u16); PRUNE_MAX],
 }
