@@ -101,8 +101,8 @@ pub struct TrainConfig {
     /// Trials per rolled-out contact position (0 = none rolled out).
     pub contact_rollout_trials: u32,
     /// How many times more a rolled-out contact position is seen per
-    /// epoch (a whole number; `hard_plan_weight` multiplies it).
-    pub rollout_weight: f32,
+    /// epoch (`hard_plan_weight` multiplies it).
+    pub rollout_weight: u32,
     /// In a distillation that trains the race network: a fresh race
     /// network of `race_hidden` and a second layer of this many units
     /// instead of `init_model`'s (0 = keep that one).
@@ -142,7 +142,7 @@ impl Default for TrainConfig {
             race_rollout_trials: 0,
             contact_rollouts_per_chunk: 0,
             contact_rollout_trials: 0,
-            rollout_weight: 1.0,
+            rollout_weight: 1,
             race_mid: 0,
             measure_every: 10_000,
             measure_games: 1_000,
@@ -285,9 +285,9 @@ impl TrainConfig {
                 "contact_rollout_trials and contact_rollouts_per_chunk go together, in a distillation whose distill_nets trains the contact network".into(),
             ));
         }
-        if !(self.rollout_weight >= 1.0 && self.rollout_weight.fract() == 0.0) {
+        if self.rollout_weight == 0 {
             return Err(ConfigError::Invalid(
-                "rollout_weight must be a whole number, 1 or more".into(),
+                "rollout_weight must be 1 or more".into(),
             ));
         }
         if self.race_mid > 0 && !(hidden_ok(self.race_mid) && trains_race) {

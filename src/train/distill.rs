@@ -572,7 +572,7 @@ mod tests {
             target_ply: 1,
             contact_rollout_trials: 8,
             contact_rollouts_per_chunk: 5,
-            rollout_weight: 3.0,
+            rollout_weight: 3,
             ..Default::default()
         };
         cfg.validate().unwrap();
@@ -652,7 +652,7 @@ mod tests {
                 ..cfg.clone()
             },
             crate::train::TrainConfig {
-                rollout_weight: 1.5,
+                rollout_weight: 0,
                 ..cfg.clone()
             },
             crate::train::TrainConfig {
