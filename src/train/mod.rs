@@ -133,8 +133,21 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 .init_model
                 .as_ref()
                 .map_or(String::new(), |init| format!(" into {}", init.display()));
+            let mut rolled = String::new();
+            if cfg.contact_rollout_trials > 0 {
+                rolled += &format!(
+                    ", {} contact positions a chunk rolled out ({} trials, weight {})",
+                    cfg.contact_rollouts_per_chunk, cfg.contact_rollout_trials, cfg.rollout_weight
+                );
+            }
+            if cfg.race_rollout_trials > 0 {
+                rolled += &format!(
+                    ", race positions rolled out ({} trials)",
+                    cfg.race_rollout_trials
+                );
+            }
             format!(
-                "kotra-ai distillation of {}'s {}-ply search over {} of its games{from}, config seed {}",
+                "kotra-ai distillation of {}'s {}-ply search over {} of its games{from}{rolled}, config seed {}",
                 teacher.display(),
                 cfg.target_ply,
                 cfg.games,
