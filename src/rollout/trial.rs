@@ -151,7 +151,8 @@ impl<'a> Trial<'a> {
         books: &mut Books,
     ) -> Position {
         let vr = self.settings.variance_reduction;
-        // The 0-ply best play: the move at 0-ply, and the roll's luck.
+        // The play: the 0-ply best, or the search's at a higher ply. The
+        // roll's luck is weighed apart, by `luck_value`.
         let after = if self.settings.ply == 0 {
             self.best_0ply(pos, dice, list)
         } else {
