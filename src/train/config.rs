@@ -103,6 +103,15 @@ pub struct TrainConfig {
     /// How many times more a rolled-out contact position is seen per
     /// epoch (`hard_plan_weight` multiplies it).
     pub rollout_weight: u32,
+    /// In a distillation that trains the contact network: this many
+    /// contact positions of each chunk (drawn by the seed) get a roll, and
+    /// the results of the teacher's best `sibling_moves` plays for it are
+    /// trained with the teacher's search values (cached beside the
+    /// positions in `siblings-M-K/`): the alternatives a move is ranked
+    /// against, which self-play's own path seldom visits.
+    pub siblings_per_chunk: u32,
+    /// Plays per sibling roll (0 = no siblings).
+    pub sibling_moves: u32,
     /// In a distillation that trains the race network: a fresh race
     /// network of `race_hidden` and a second layer of this many units
     /// instead of `init_model`'s (0 = keep that one).
@@ -143,6 +152,8 @@ impl Default for TrainConfig {
             contact_rollouts_per_chunk: 0,
             contact_rollout_trials: 0,
             rollout_weight: 1,
+            siblings_per_chunk: 0,
+            sibling_moves: 0,
             race_mid: 0,
             measure_every: 10_000,
             measure_games: 1_000,
@@ -283,6 +294,13 @@ impl TrainConfig {
         {
             return Err(ConfigError::Invalid(
                 "contact_rollout_trials and contact_rollouts_per_chunk go together, in a distillation whose distill_nets trains the contact network".into(),
+            ));
+        }
+        if (self.sibling_moves > 0) != (self.siblings_per_chunk > 0)
+            || (self.sibling_moves > 0 && !(trains_contact && self.target_ply > 0))
+        {
+            return Err(ConfigError::Invalid(
+                "sibling_moves and siblings_per_chunk go together, in a distillation with search targets (target_ply 1 or more) whose distill_nets trains the contact network".into(),
             ));
         }
         if self.rollout_weight == 0 {

@@ -174,7 +174,13 @@ fn positions(
         } else {
             (chunk, Vec::new())
         };
+        let siblings = if cfg.sibling_moves > 0 {
+            siblings_of(&chunk, &opts.out_dir, c, &teacher, cfg)?
+        } else {
+            Vec::new()
+        };
         distinct += add_trained(&mut all, chunk, &rolled, cfg);
+        distinct += add_trained(&mut all, siblings, &[], cfg);
         bar.inc(games);
         bar.set_message(format!("{distinct} positions"));
     }
@@ -244,17 +250,7 @@ fn with_contact_rollouts(
     teacher: &Evaluator,
     cfg: &super::TrainConfig,
 ) -> Result<(Vec<Sample>, Vec<usize>), TrainError> {
-    let contact: Vec<usize> = (0..chunk.len())
-        .filter(|&i| chunk[i].kind != NetKind::Race)
-        .collect();
-    let seed = splitmix(cfg.seed ^ splitmix(c.wrapping_add(5 << 41)));
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let k = (cfg.contact_rollouts_per_chunk as usize).min(contact.len());
-    let mut chosen: Vec<usize> = rand::seq::index::sample(&mut rng, contact.len(), k)
-        .into_iter()
-        .map(|j| contact[j])
-        .collect();
-    chosen.sort_unstable();
+    let (chosen, seed) = draw_contact(&chunk, c, 5, cfg.contact_rollouts_per_chunk, cfg);
     let picked: Vec<Sample> = chosen.iter().map(|&i| chunk[i]).collect();
     let rollouts = Rollouts {
         dir: out_dir.join(format!(
@@ -269,6 +265,79 @@ fn with_contact_rollouts(
         chunk[i] = rolled;
     }
     Ok((chunk, chosen))
+}
+
+/// The siblings ([`super::siblings`]) of `siblings_per_chunk` contact
+/// positions of `chunk` (number `c`), drawn by the seed: read from the
+/// cache where an earlier run wrote them, otherwise searched by the
+/// teacher and written there (atomically). The cache file holds the
+/// drawn positions first, so that a cache of another draw is refused.
+fn siblings_of(
+    chunk: &[Sample],
+    out_dir: &Path,
+    c: u64,
+    teacher: &Evaluator,
+    cfg: &super::TrainConfig,
+) -> Result<Vec<Sample>, TrainError> {
+    let (chosen, seed) = draw_contact(chunk, c, 7, cfg.siblings_per_chunk, cfg);
+    let k = chosen.len();
+    let origins: Vec<Sample> = chosen.iter().map(|&i| chunk[i]).collect();
+    let dir = out_dir.join(format!(
+        "siblings-{}-{}",
+        cfg.sibling_moves, cfg.siblings_per_chunk
+    ));
+    create_dir(&dir)?;
+    let path = dir.join(format!("{c:05}.bin"));
+    if path.exists() {
+        let mut cached = read_chunk(&path)?;
+        if cached.len() < k
+            || cached[..k]
+                .iter()
+                .zip(&origins)
+                .any(|(a, b)| a.position != b.position)
+        {
+            return Err(TrainError::Positions {
+                path,
+                why: "its positions are not the chunk's drawn sibling origins".into(),
+            });
+        }
+        return Ok(cached.split_off(k));
+    }
+    let sibs = super::siblings::siblings(
+        teacher,
+        &origins,
+        cfg.sibling_moves as usize,
+        cfg.target_ply,
+        splitmix(seed),
+    );
+    let mut file = origins;
+    file.extend_from_slice(&sibs);
+    write_chunk(&path, &file)?;
+    Ok(sibs)
+}
+
+/// Up to `k` of `chunk`'s contact positions (number `c`), drawn by the
+/// config's seed salted by `salt` (one salt per use, so that the draws
+/// are independent): their indices, ascending, and the draw's seed.
+fn draw_contact(
+    chunk: &[Sample],
+    c: u64,
+    salt: u64,
+    k: u32,
+    cfg: &super::TrainConfig,
+) -> (Vec<usize>, u64) {
+    let contact: Vec<usize> = (0..chunk.len())
+        .filter(|&i| chunk[i].kind != NetKind::Race)
+        .collect();
+    let seed = splitmix(cfg.seed ^ splitmix(c.wrapping_add(salt << 41)));
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let k = (k as usize).min(contact.len());
+    let mut chosen: Vec<usize> = rand::seq::index::sample(&mut rng, contact.len(), k)
+        .into_iter()
+        .map(|j| contact[j])
+        .collect();
+    chosen.sort_unstable();
+    (chosen, seed)
 }
 
 /// Where and how one kind of rollout target is made.
@@ -658,6 +727,56 @@ mod tests {
             crate::train::TrainConfig {
                 distill_nets: crate::train::config::DistillNets::Race,
                 init_model: Some("t.net".into()),
+                ..cfg.clone()
+            },
+        ] {
+            assert!(bad.validate().is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn siblings_are_cached_with_their_origins_and_trained_once() {
+        let eval = Evaluator::new(Model::random(16, 8, 23));
+        let chunk = play_games(&eval, 2, 24, 0.7, MovePolicy::greedy(), 1);
+        let cfg = crate::train::TrainConfig {
+            distill_teacher: Some("t.net".into()),
+            target_ply: 1,
+            siblings_per_chunk: 6,
+            sibling_moves: 2,
+            ..Default::default()
+        };
+        cfg.validate().unwrap();
+        let dir = std::env::temp_dir().join(format!("kotra-siblings-{}", std::process::id()));
+        let first = siblings_of(&chunk, &dir, 3, &eval, &cfg).unwrap();
+        assert!(!first.is_empty() && first.len() <= 12, "{}", first.len());
+        assert!(first.iter().all(|s| s.kind != NetKind::Race));
+        // Read back, not searched again.
+        let again = siblings_of(&chunk, &dir, 3, &eval, &cfg).unwrap();
+        assert!(
+            again
+                .iter()
+                .zip(&first)
+                .all(|(a, b)| a.position == b.position && a.target == b.target)
+                && again.len() == first.len()
+        );
+        // Another draw (another seed) under this cache is refused.
+        let other = crate::train::TrainConfig {
+            seed: 2,
+            ..cfg.clone()
+        };
+        let err = siblings_of(&chunk, &dir, 3, &eval, &other)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("drawn sibling origins"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+        // The two fields go together, with search targets.
+        for bad in [
+            crate::train::TrainConfig {
+                sibling_moves: 0,
+                ..cfg.clone()
+            },
+            crate::train::TrainConfig {
+                target_ply: 0,
                 ..cfg.clone()
             },
         ] {

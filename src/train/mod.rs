@@ -17,6 +17,7 @@ pub mod distill;
 pub mod learner;
 pub mod rollout_targets;
 pub mod selfplay;
+pub mod siblings;
 pub mod variant;
 
 use crate::eval::{Evaluator, Model};
@@ -138,6 +139,12 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 rolled += &format!(
                     ", {} contact positions a chunk rolled out ({} trials, weight {})",
                     cfg.contact_rollouts_per_chunk, cfg.contact_rollout_trials, cfg.rollout_weight
+                );
+            }
+            if cfg.sibling_moves > 0 {
+                rolled += &format!(
+                    ", siblings of {} positions a chunk (best {} plays)",
+                    cfg.siblings_per_chunk, cfg.sibling_moves
                 );
             }
             if cfg.race_rollout_trials > 0 {
