@@ -216,3 +216,42 @@ fn moves_that_leave_a_double_pass_are_worth_minus_one_and_tie_on_chances() {
         );
     }
 }
+
+#[test]
+fn a_cubeless_search_ranks_by_the_plain_searchs_equity() {
+    // Every move kept at every stage and every reply seen: a cubeless
+    // 2-ply ranking is the plain search's 2-ply equity of each move, with
+    // no cube action in the tree (a cubeful one differs: the side ahead
+    // may double on the way).
+    let eval = eval();
+    let searcher = Searcher::new(&eval).with_prune(0).with_cubeless(true);
+    let cubeful = Searcher::new(&eval).with_prune(0);
+    let mut settings = SearchSettings::world_class(2);
+    settings.first.keep = 64;
+    settings.first.window = 10.0;
+    settings.deep = settings.first;
+    let mut differs = false;
+    for id in CONTACT {
+        let pos = position(id);
+        let mut list = MoveList::new();
+        legal_moves(&pos, Dice::new(4, 2).unwrap(), &mut list);
+        let ranked = searcher.rank_moves(&list, &CubeState::money(), &settings);
+        assert_eq!(ranked.len(), list.len());
+        assert!(ranked.windows(2).all(|w| w[0].equity >= w[1].equity));
+        for r in &ranked {
+            assert_eq!(r.ply, 2);
+            let plain = kotra::search::after_move(&eval, &r.position, 2).equity();
+            assert!(
+                (r.equity - plain).abs() < 1e-4,
+                "{id}: {} v {plain}",
+                r.equity
+            );
+        }
+        let full = cubeful.rank_moves(&list, &CubeState::money(), &settings);
+        differs |= full
+            .iter()
+            .zip(&ranked)
+            .any(|(a, b)| (a.equity - b.equity).abs() > 1e-3);
+    }
+    assert!(differs, "the cubeful values are another measure");
+}

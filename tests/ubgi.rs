@@ -96,3 +96,38 @@ fn garbage_gets_error_lines_and_the_engine_carries_on() {
     );
     assert_eq!(out.last().unwrap(), "readyok");
 }
+
+#[test]
+fn cubeless_play_answers_the_cubeless_searchs_best_move() {
+    use kotra::backgammon::{Dice, MoveList, legal_moves};
+    use kotra::cube::CubeState;
+    use kotra::search::{SearchSettings, Searcher};
+    // A middle-game 42 at 2-ply: the move and its equity are the top of a
+    // cubeless ranking, and the cube stays cubeful for the cube decision
+    // that follows (the opening position: no double).
+    let out = transcript(
+        "set engine.ply 3\nset engine.cubeful false\nposition gnubgid jGfkASjg8wcBAQ:MAEAAAAAAAAE\n\
+         dice 4 2\ngo chequer\nposition gnubgid 4HPwATDgc/ABMA:MAEAAAAAAAAE\ngo cube\n",
+    );
+    let eval = Evaluator::new(shipped_model().unwrap());
+    let pos = kotra::notation::position_id::decode("jGfkASjg8wcBAQ").unwrap();
+    let mut list = MoveList::new();
+    legal_moves(&pos, Dice::new(4, 2).unwrap(), &mut list);
+    let best = Searcher::new(&eval).with_cubeless(true).rank_moves(
+        &list,
+        &CubeState::money(),
+        &SearchSettings::world_class(2),
+    )[0];
+    let info = out.iter().find(|l| l.starts_with("info equity")).unwrap();
+    assert_eq!(
+        info,
+        &format!(
+            "info equity {:.5} ply 2 candidates {}",
+            best.equity,
+            list.len()
+        )
+    );
+    let text = kotra::notation::move_text::format(&pos, &list.as_slice()[best.index].play);
+    assert!(out.contains(&format!("bestmove {text}")), "{out:?}");
+    assert!(out.contains(&"bestcube nodouble".to_string()), "{out:?}");
+}

@@ -20,11 +20,12 @@ use crate::eval::bearoff_two_sided::{CubeSlot, TwoSidedDb};
 use crate::eval::{Evaluator, PositionClass, Probs, pubeval};
 use rayon::prelude::*;
 
-/// Replies pre-selected inside the tree: on the dev set, 2-ply move error
-/// 4.40 mp against 4.29 unpruned (SE 0.44) at 0.55 of the time; with
-/// kotra-v13, 2.54 against 2.51 (SE 0.27) at 0.66 of the time (UBGI
-/// `engine.prune`). Widening the first filter to 16 moves within 0.32 gave
-/// 2.58: the 2-ply error is the network's, not the search's.
+/// Replies pre-selected inside the tree. With kotra-v15 and a cubeless
+/// search (UBGI `engine.cubeful false`, as the dev set is labelled), the
+/// dev 2-ply move error is 2.00 mp pruned against 1.90 unpruned (SE 0.23)
+/// at about half the time; the plain exhaustive 2-ply scores 1.79.
+/// Widening the first filter to 12 moves within 0.24 gave 1.94, to 16
+/// within 0.32 1.92. UBGI `engine.prune` sets it.
 pub const DEFAULT_PRUNE: usize = 8;
 
 /// Lists longer than this are never pruned (rare doubles).
@@ -161,6 +162,10 @@ pub struct Searcher<'a> {
     /// Inside the tree, how many replies PubEval pre-selects for the
     /// network to choose from (0 = the network sees every reply).
     prune: usize,
+    /// Values are cubeless money equities (no cube actions in the tree,
+    /// no Janowski at the leaves): what gnubg's cubeless hints and the
+    /// oracle's move sets are labelled with.
+    cubeless: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -169,7 +174,21 @@ impl<'a> Searcher<'a> {
             eval,
             cache: EvalCache::new(16),
             prune: DEFAULT_PRUNE,
+            cubeless: false,
         }
+    }
+
+    /// A cubeless search ([`Self::set_cubeless`]).
+    pub fn with_cubeless(mut self, cubeless: bool) -> Searcher<'a> {
+        self.set_cubeless(cubeless);
+        self
+    }
+
+    /// Whether values are cubeless money equities (`state`s are then
+    /// money states whose cube only scales the points) or cubeful ones.
+    /// The cache holds probabilities only, so it stays valid.
+    pub fn set_cubeless(&mut self, cubeless: bool) {
+        self.cubeless = cubeless;
     }
 
     /// Sets how many replies PubEval pre-selects inside the tree (0 = off).
@@ -216,7 +235,11 @@ impl<'a> Searcher<'a> {
         if ply == 0 {
             let p = self.probs(pos);
             for (o, s) in out.iter_mut().zip(states) {
-                *o = static_value(pos, &p, s);
+                *o = if self.cubeless {
+                    p.equity() * s.value as f32
+                } else {
+                    static_value(pos, &p, s)
+                };
             }
             return p;
         }
@@ -227,7 +250,7 @@ impl<'a> Searcher<'a> {
             expanded[m] = *s;
             slots[i].0 = m;
             m += 1;
-            if s.roller_may_double() && m < MAX_STATES {
+            if !self.cubeless && s.roller_may_double() && m < MAX_STATES {
                 expanded[m] = s.doubled();
                 slots[i].1 = Some(m);
                 m += 1;

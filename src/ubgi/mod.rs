@@ -186,16 +186,15 @@ impl<'a> Engine<'a> {
         }
         let settings = SearchSettings::world_class(self.settings.ply - 1);
         let state = self.cube_state(setup);
+        let position = setup.position;
+        // Cubeless play ranks by cubeless equity at every stage, so the
+        // best of the deepest stage is the move (a 0-ply value left over
+        // from the first filter is never compared with a deeper one).
+        self.searcher.set_cubeless(!self.settings.cubeful);
         let ranked = self.searcher.rank_moves(&list, &state, &settings);
-        let best = if self.settings.cubeful {
-            ranked[0]
-        } else {
-            *ranked
-                .iter()
-                .max_by(|a, b| a.probs.equity().total_cmp(&b.probs.equity()))
-                .expect("a legal move")
-        };
-        let text = move_text::format(&setup.position, &list.as_slice()[best.index].play);
+        self.searcher.set_cubeless(false);
+        let best = ranked[0];
+        let text = move_text::format(&position, &list.as_slice()[best.index].play);
         Ok(vec![
             format!(
                 "info equity {:.5} ply {} candidates {}",
