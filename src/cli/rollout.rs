@@ -57,7 +57,10 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
         anyhow::bail!("cubeful rollouts are money play only; leave out --cubeful for match scores");
     }
     let eval = Evaluator::new(model_or_shipped(args.model.as_deref())?);
-    let searcher = Searcher::new(&eval);
+    // A cubeless rollout has no cube in play, so its searched plays (at
+    // `--ply` 1 or more, and the candidates it picks) rank by cubeless
+    // equity, as its 0-ply plays do.
+    let searcher = Searcher::new(&eval).with_cubeless(!args.cubeful);
     let settings = RolloutSettings {
         trials: args.trials,
         ply: args.ply,
