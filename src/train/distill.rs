@@ -735,7 +735,7 @@ mod tests {
     }
 
     #[test]
-    fn siblings_are_cached_with_their_origins_and_trained_once() {
+    fn siblings_are_cached_with_their_origins() {
         let eval = Evaluator::new(Model::random(16, 8, 23));
         let chunk = play_games(&eval, 2, 24, 0.7, MovePolicy::greedy(), 1);
         let cfg = crate::train::TrainConfig {
