@@ -160,7 +160,14 @@ fn positions(
             read_chunk(&path)?
         } else {
             let seed = splitmix(cfg.seed ^ splitmix(c.wrapping_add(1 << 41)));
-            let s = play_games(&teacher, games, seed, cfg.lambda, policy, cfg.target_ply);
+            let s = play_games(
+                &teacher,
+                games,
+                seed,
+                cfg.lambda,
+                policy,
+                cfg.target_search(),
+            );
             write_chunk(&path, &s)?;
             s
         };
@@ -307,7 +314,7 @@ fn siblings_of(
         teacher,
         &origins,
         cfg.sibling_moves as usize,
-        cfg.target_ply,
+        cfg.target_search(),
         splitmix(seed),
     );
     let mut file = origins;
@@ -480,11 +487,19 @@ fn read_chunk(path: &Path) -> Result<Vec<Sample>, TrainError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::train::selfplay::TargetSearch;
 
     #[test]
     fn chunks_round_trip_and_damage_is_refused() {
         let eval = Evaluator::new(Model::random(16, 8, 3));
-        let samples = play_games(&eval, 2, 9, 0.7, MovePolicy::greedy(), 1);
+        let samples = play_games(
+            &eval,
+            2,
+            9,
+            0.7,
+            MovePolicy::greedy(),
+            TargetSearch::plain(1),
+        );
         assert!(samples.len() > 10);
         let dir = std::env::temp_dir().join(format!("kotra-distill-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -589,7 +604,14 @@ mod tests {
     #[test]
     fn race_rollouts_are_cached_beside_the_positions_and_checked_against_them() {
         let eval = Evaluator::new(Model::random(16, 8, 21));
-        let mut chunk = play_games(&eval, 3, 22, 0.7, MovePolicy::greedy(), 1);
+        let mut chunk = play_games(
+            &eval,
+            3,
+            22,
+            0.7,
+            MovePolicy::greedy(),
+            TargetSearch::plain(1),
+        );
         let race = chunk.iter().filter(|s| s.kind == NetKind::Race).count();
         assert!(race > 0, "three games reach a race");
         let cfg = crate::train::TrainConfig {
@@ -635,7 +657,14 @@ mod tests {
     #[test]
     fn chosen_contact_positions_get_cached_rollouts_and_their_weight() {
         let eval = Evaluator::new(Model::random(16, 8, 23));
-        let chunk = play_games(&eval, 2, 24, 0.7, MovePolicy::greedy(), 1);
+        let chunk = play_games(
+            &eval,
+            2,
+            24,
+            0.7,
+            MovePolicy::greedy(),
+            TargetSearch::plain(1),
+        );
         let cfg = crate::train::TrainConfig {
             distill_teacher: Some("t.net".into()),
             target_ply: 1,
@@ -737,7 +766,14 @@ mod tests {
     #[test]
     fn siblings_are_cached_with_their_origins() {
         let eval = Evaluator::new(Model::random(16, 8, 23));
-        let chunk = play_games(&eval, 2, 24, 0.7, MovePolicy::greedy(), 1);
+        let chunk = play_games(
+            &eval,
+            2,
+            24,
+            0.7,
+            MovePolicy::greedy(),
+            TargetSearch::plain(1),
+        );
         let cfg = crate::train::TrainConfig {
             distill_teacher: Some("t.net".into()),
             target_ply: 1,

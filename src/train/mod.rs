@@ -218,7 +218,14 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             };
             rollout_targets::play_games(&eval, games, step_seed, &how)
         } else {
-            selfplay::play_games(&eval, games, step_seed, cfg.lambda, policy, cfg.target_ply)
+            selfplay::play_games(
+                &eval,
+                games,
+                step_seed,
+                cfg.lambda,
+                policy,
+                cfg.target_search(),
+            )
         };
         let t1 = Instant::now();
         let rate = cfg.learning_rate_at(state.games_played);

@@ -4,8 +4,10 @@
 //! network's own evaluations of the following positions.
 
 use crate::backgammon::{GameResult, Position, with_legal_moves};
+use crate::cube::CubeState;
 use crate::eval::{Evaluator, NetKind, Probs};
 use crate::players::duel::{roll_for_turn, splitmix};
+use crate::search::Searcher;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
@@ -26,22 +28,60 @@ pub fn play_games(
     seed: u64,
     lambda: f32,
     policy: MovePolicy,
-    target_ply: u8,
+    target: TargetSearch,
 ) -> Vec<Sample> {
+    let searcher = target.searcher(eval);
     (0..games)
         .into_par_iter()
         .map(|i| {
             let mut rng = SmallRng::seed_from_u64(splitmix(seed ^ splitmix(i)));
             let mut samples = play_game(eval, &mut rng, lambda, policy);
-            if target_ply > 0 {
+            if target.ply > 0 {
                 for s in &mut samples {
-                    s.target = searched_target(eval, &s.position, target_ply);
+                    s.target = target.value(eval, &searcher, &s.position);
                 }
             }
             samples
         })
         .flatten_iter()
         .collect()
+}
+
+/// How a sample's search target is found: `ply` plies deep (0 = no
+/// search: the self-play return), and inside the tree only the `prune`
+/// replies PubEval pre-selects for each roll are weighed by the network
+/// (0 = every reply, the plain search of [`searched_target`]). Pruning
+/// to 8 replies makes 2-ply targets about twice as cheap.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TargetSearch {
+    pub ply: u8,
+    pub prune: usize,
+}
+
+impl TargetSearch {
+    /// Plain targets of `ply` plies.
+    pub fn plain(ply: u8) -> TargetSearch {
+        TargetSearch { ply, prune: 0 }
+    }
+
+    /// The search that finds pruned targets (cubeless, as targets are);
+    /// its cache is shared by the games of one call.
+    pub fn searcher<'a>(&self, eval: &'a Evaluator) -> Searcher<'a> {
+        Searcher::new(eval)
+            .with_prune(self.prune)
+            .with_cubeless(true)
+    }
+
+    /// The target of `pos` for its roller; `searcher` is [`Self::searcher`].
+    pub fn value(&self, eval: &Evaluator, searcher: &Searcher, pos: &Position) -> Probs {
+        if self.prune == 0 {
+            return searched_target(eval, pos, self.ply);
+        }
+        let mut v = [0f32];
+        searcher
+            .evaluate(pos, &[CubeState::money()], self.ply, &mut v)
+            .consistent()
+    }
 }
 
 /// The `ply`-ply probabilities of `pos` for its roller: the average over
@@ -207,12 +247,54 @@ mod tests {
         let pos = Position::from_sides(&me, &opp).unwrap();
         let t = searched_target(&eval, &pos, 1);
         assert!((t.win() - 34.0 / 36.0).abs() < 1e-6, "{t:?}");
-        let samples = play_games(&eval, 2, 3, 0.7, MovePolicy::greedy(), 1);
+        let samples = play_games(
+            &eval,
+            2,
+            3,
+            0.7,
+            MovePolicy::greedy(),
+            TargetSearch::plain(1),
+        );
         assert!(
             samples
                 .iter()
                 .all(|s| s.target.0.iter().all(|v| (0.0..=1.0).contains(v)))
         );
+    }
+
+    #[test]
+    fn pruned_targets_are_the_plain_search_when_nothing_is_pruned() {
+        let eval = Evaluator::new(crate::eval::shipped_model().unwrap());
+        let samples = play_games(
+            &eval,
+            1,
+            5,
+            0.7,
+            MovePolicy::greedy(),
+            TargetSearch::plain(0),
+        );
+        let whole = TargetSearch { ply: 2, prune: 64 };
+        let pruned = TargetSearch { ply: 2, prune: 4 };
+        let (s_whole, s_pruned) = (whole.searcher(&eval), pruned.searcher(&eval));
+        let mut differs = false;
+        for s in samples
+            .iter()
+            .filter(|s| s.kind != NetKind::Race)
+            .step_by(7)
+            .take(4)
+        {
+            let plain = searched_target(&eval, &s.position, 2);
+            let a = whole.value(&eval, &s_whole, &s.position);
+            assert!(
+                (a.equity() - plain.equity()).abs() < 1e-4,
+                "{a:?} {plain:?}"
+            );
+            let b = pruned.value(&eval, &s_pruned, &s.position);
+            // Four replies a roll: near the whole tree, seldom exactly it.
+            assert!((b.equity() - plain.equity()).abs() < 0.1, "{b:?} {plain:?}");
+            differs |= (b.equity() - plain.equity()).abs() > 1e-4;
+        }
+        assert!(differs, "pruning four replies a roll changes some value");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! `sibling_moves` results (the opponent on roll) get the teacher's
 //! search values as targets.
 
-use super::selfplay::{Sample, searched_target};
+use super::selfplay::{Sample, TargetSearch};
 use crate::backgammon::with_legal_moves;
 use crate::eval::{Evaluator, NetKind};
 use crate::players::duel::{roll_for_turn, splitmix};
@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 /// The siblings of `origins` (positions with their roller on roll): for
 /// origin `k`, a roll drawn from `seed` and `k`, and the results of the
-/// teacher's best `moves` plays, each with its `ply`-ply value for the
+/// teacher's best `moves` plays, each with its `target` value for the
 /// side then on roll. Results that end the game or leave no contact are
 /// left out (the contact network is what learns from them). The order
 /// and values do not depend on the thread count.
@@ -26,9 +26,10 @@ pub fn siblings(
     teacher: &Evaluator,
     origins: &[Sample],
     moves: usize,
-    ply: u8,
+    target: TargetSearch,
     seed: u64,
 ) -> Vec<Sample> {
+    let searcher = target.searcher(teacher);
     origins
         .par_iter()
         .enumerate()
@@ -51,7 +52,7 @@ pub fn siblings(
                         Some(kind) if kind != NetKind::Race => Some(Sample {
                             position: next,
                             kind,
-                            target: searched_target(teacher, &next, ply),
+                            target: target.value(teacher, &searcher, &next),
                         }),
                         _ => None,
                     }
@@ -76,30 +77,33 @@ mod tests {
             kind: NetKind::Contact,
             target: Default::default(),
         };
-        let sibs = siblings(&eval, &[origin; 3], 4, 1, 7);
+        let sibs = siblings(&eval, &[origin; 3], 4, TargetSearch::plain(1), 7);
         // From the start every play keeps contact: four siblings each.
         assert_eq!(sibs.len(), 12);
         for s in &sibs {
             // The opponent is on roll: its 15 checkers untouched.
             assert_eq!(s.position.to_sides().0, Position::starting().to_sides().0);
-            assert_eq!(s.target, searched_target(&eval, &s.position, 1));
+            assert_eq!(
+                s.target,
+                super::super::selfplay::searched_target(&eval, &s.position, 1)
+            );
         }
         // The best four of a roll are the first four of its best eight.
         for seed in 0..5 {
-            let four = siblings(&eval, &[origin], 4, 1, seed);
-            let eight = siblings(&eval, &[origin], 8, 1, seed);
+            let four = siblings(&eval, &[origin], 4, TargetSearch::plain(1), seed);
+            let eight = siblings(&eval, &[origin], 8, TargetSearch::plain(1), seed);
             let first: Vec<_> = eight.iter().take(4).map(|s| s.position).collect();
             let kept: Vec<_> = four.iter().map(|s| s.position).collect();
             assert_eq!(kept, first, "the same roll, the same order");
         }
         // The same seed gives the same siblings; another seed other rolls.
-        let same = siblings(&eval, &[origin; 3], 4, 1, 7);
+        let same = siblings(&eval, &[origin; 3], 4, TargetSearch::plain(1), 7);
         assert!(
             same.iter()
                 .zip(&sibs)
                 .all(|(a, b)| a.position == b.position)
         );
-        let other = siblings(&eval, &[origin; 3], 4, 1, 8);
+        let other = siblings(&eval, &[origin; 3], 4, TargetSearch::plain(1), 8);
         assert!(
             other
                 .iter()
