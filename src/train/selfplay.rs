@@ -30,15 +30,16 @@ pub fn play_games(
     policy: MovePolicy,
     target: TargetSearch,
 ) -> Vec<Sample> {
-    let searcher = target.searcher(eval);
+    // TD self-play (no search) allocates no search cache every step.
+    let searcher = (target.ply > 0).then(|| target.searcher(eval));
     (0..games)
         .into_par_iter()
         .map(|i| {
             let mut rng = SmallRng::seed_from_u64(splitmix(seed ^ splitmix(i)));
             let mut samples = play_game(eval, &mut rng, lambda, policy);
-            if target.ply > 0 {
+            if let Some(searcher) = &searcher {
                 for s in &mut samples {
-                    s.target = target.value(eval, &searcher, &s.position);
+                    s.target = target.value(eval, searcher, &s.position);
                 }
             }
             samples
