@@ -654,8 +654,9 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    #[test]
-    fn chosen_contact_positions_get_cached_rollouts_and_their_weight() {
+    /// A random network and the samples of two of its games with 1-ply
+    /// targets: the chunk the rollout and sibling caches are tested on.
+    fn two_game_chunk() -> (Evaluator, Vec<Sample>) {
         let eval = Evaluator::new(Model::random(16, 8, 23));
         let chunk = play_games(
             &eval,
@@ -665,6 +666,12 @@ mod tests {
             MovePolicy::greedy(),
             TargetSearch::plain(1),
         );
+        (eval, chunk)
+    }
+
+    #[test]
+    fn chosen_contact_positions_get_cached_rollouts_and_their_weight() {
+        let (eval, chunk) = two_game_chunk();
         let cfg = crate::train::TrainConfig {
             distill_teacher: Some("t.net".into()),
             target_ply: 1,
@@ -765,15 +772,7 @@ mod tests {
 
     #[test]
     fn siblings_are_cached_with_their_origins() {
-        let eval = Evaluator::new(Model::random(16, 8, 23));
-        let chunk = play_games(
-            &eval,
-            2,
-            24,
-            0.7,
-            MovePolicy::greedy(),
-            TargetSearch::plain(1),
-        );
+        let (eval, chunk) = two_game_chunk();
         let cfg = crate::train::TrainConfig {
             distill_teacher: Some("t.net".into()),
             target_ply: 1,
