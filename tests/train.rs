@@ -136,21 +136,11 @@ fn distils_a_teachers_search_and_refuses_damaged_positions() {
     assert!(o.status.success(), "{o:?}");
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(said.contains("distilled 6 games"), "{said}");
-    // Hard game plans count twice a pass: "N contact positions, M samples a pass".
-    let told = String::from_utf8_lossy(&o.stderr);
-    let sizes: Vec<usize> = told
-        .lines()
-        .find(|l| l.ends_with("samples a pass"))
-        .unwrap_or_else(|| panic!("no sizes line: {told}"))
-        .split(|c: char| !c.is_ascii_digit())
-        .filter_map(|w| w.parse().ok())
-        .collect();
-    let [positions, samples] = sizes[..] else {
-        panic!("{sizes:?}")
-    };
+    // Hard game plans count twice a pass.
+    let (positions, samples) = set_sizes(&o);
     assert!(
         positions > 0 && samples > positions && samples <= 2 * positions,
-        "{sizes:?}"
+        "{positions} positions, {samples} samples"
     );
     for chunk in ["00000.bin", "00001.bin"] {
         assert!(
@@ -189,6 +179,67 @@ fn distils_a_teachers_search_and_refuses_damaged_positions() {
         "{err}"
     );
     assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+/// "N contact positions, M samples a pass" from a distillation's stderr.
+fn set_sizes(o: &Output) -> (usize, usize) {
+    let told = String::from_utf8_lossy(&o.stderr);
+    let sizes: Vec<usize> = told
+        .lines()
+        .find(|l| l.ends_with("samples a pass"))
+        .unwrap_or_else(|| panic!("no sizes line: {told}"))
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let [positions, samples] = sizes[..] else {
+        panic!("{sizes:?}")
+    };
+    (positions, samples)
+}
+
+#[test]
+fn an_extra_set_is_the_games_of_its_own_seed_trained_weight_times() {
+    let dir = scratch_dir("train-extra-set");
+    let distil = |name: &str, seed: u64, extra: &str| {
+        let config = dir.join(format!("{name}.json"));
+        std::fs::write(
+            &config,
+            format!(
+                r#"{{"distill_teacher": "models/kotra-v1.net", "target_ply": 1, "seed": {seed},
+                    "move_noise": 0.1, "contact_hidden": 16, "contact_mid": 8, "games": 4,
+                    "games_per_step": 4, "epochs": 1, "measure_games": 10{extra}}}"#
+            ),
+        )
+        .unwrap();
+        let out = dir.join(name);
+        let o = train(&config, &out, &[]);
+        assert!(o.status.success(), "{o:?}");
+        (out, set_sizes(&o))
+    };
+    let (_, main) = distil("main", 3, "");
+    let (alone, extra) = distil("alone", 5, "");
+    let (both, sizes) = distil(
+        "both",
+        3,
+        r#", "extra_sets": [{"seed": 5, "games": 4, "target_ply": 1, "weight": 2}]"#,
+    );
+    assert_eq!(sizes, (main.0 + extra.0, main.1 + 2 * extra.1));
+    // The extra set's chunk is the one its seed plays as a main set.
+    let chunk =
+        |folder: &str, out: &Path| std::fs::read(out.join(folder).join("00000.bin")).unwrap();
+    assert_eq!(chunk("positions-5-1-0", &both), chunk("positions", &alone));
+    assert_ne!(chunk("positions", &both), chunk("positions", &alone));
+    // A set that repeats another's games is refused.
+    let twice = dir.join("twice.json");
+    std::fs::write(
+        &twice,
+        r#"{"distill_teacher": "models/kotra-v1.net", "target_ply": 1, "extra_sets": [
+            {"seed": 5, "games": 4, "target_ply": 2}, {"seed": 5, "games": 8, "target_ply": 2}]}"#,
+    )
+    .unwrap();
+    let o = train(&twice, &dir.join("twice"), &[]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("extra_sets[1]"));
 }
 
 #[test]

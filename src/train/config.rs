@@ -120,6 +120,10 @@ pub struct TrainConfig {
     pub siblings_per_chunk: u32,
     /// Plays per sibling roll (0 = no siblings).
     pub sibling_moves: u32,
+    /// More teacher games in a distillation, each set with its own seed,
+    /// games and search (see [`ExtraSet`]): deeper targets are dear, so a
+    /// small set of them is trained beside a large set of shallower ones.
+    pub extra_sets: Vec<ExtraSet>,
     /// In a distillation that trains the race network: a fresh race
     /// network of `race_hidden` and a second layer of this many units
     /// instead of `init_model`'s (0 = keep that one).
@@ -163,10 +167,53 @@ impl Default for TrainConfig {
             rollout_weight: 1,
             siblings_per_chunk: 0,
             sibling_moves: 0,
+            extra_sets: Vec::new(),
             race_mid: 0,
             measure_every: 10_000,
             measure_games: 1_000,
         }
+    }
+}
+
+/// A set of teacher games beside a distillation's own: the same teacher,
+/// noise and `games_per_step`, its own seed, number of games and search
+/// targets, its chunks in `positions-S-P-R/` (seed S, `target_ply` P,
+/// `target_prune` R) beside `positions/`. Chunk `c` is played from the
+/// seed as the main set's is, so a run with the same teacher, noise and
+/// seed has the same chunks (and they can be copied in). Its positions
+/// count `weight` times as often as the main set's (`hard_plan_weight`
+/// multiplies it); they get no rollouts or siblings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExtraSet {
+    pub seed: u64,
+    pub games: u64,
+    pub target_ply: u8,
+    #[serde(default)]
+    pub target_prune: u32,
+    #[serde(default = "one")]
+    pub weight: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl ExtraSet {
+    /// How the set's search targets are found.
+    pub fn target_search(&self) -> super::selfplay::TargetSearch {
+        super::selfplay::TargetSearch {
+            ply: self.target_ply,
+            prune: self.target_prune as usize,
+        }
+    }
+
+    /// Its folder of chunks, beside the main set's `positions/`.
+    pub fn folder(&self) -> String {
+        format!(
+            "positions-{}-{}-{}",
+            self.seed, self.target_ply, self.target_prune
+        )
     }
 }
 
@@ -324,6 +371,27 @@ impl TrainConfig {
             return Err(ConfigError::Invalid(
                 "sibling_moves and siblings_per_chunk go together, in a distillation with search targets (target_ply 1 or more) whose distill_nets trains the contact network".into(),
             ));
+        }
+        if !self.extra_sets.is_empty() && !trains_contact {
+            return Err(ConfigError::Invalid(
+                "extra_sets need a distillation whose distill_nets trains the contact network"
+                    .into(),
+            ));
+        }
+        for (i, set) in self.extra_sets.iter().enumerate() {
+            if !(1..=2).contains(&set.target_ply) || set.games == 0 || set.weight == 0 {
+                return Err(ConfigError::Invalid(format!(
+                    "extra_sets[{i}]: target_ply is 1 or 2, games and weight 1 or more"
+                )));
+            }
+            if self.extra_sets[..i]
+                .iter()
+                .any(|other| other.folder() == set.folder())
+            {
+                return Err(ConfigError::Invalid(format!(
+                    "extra_sets[{i}]: another set has the same seed and search, so the same games"
+                )));
+            }
         }
         if self.rollout_weight == 0 {
             return Err(ConfigError::Invalid(

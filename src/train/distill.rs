@@ -132,45 +132,42 @@ pub(super) fn run(
 
 /// The whole set of samples (a hard position repeated, see [`copies`])
 /// and the number of distinct positions trained on: chunks already on disk
-/// are read, the rest played by the teacher and written.
+/// are read, the rest played by the teacher and written. The main set's
+/// chunks get their rollouts and siblings; then come the `extra_sets`.
 fn positions(
     opts: &TrainOptions,
     teacher_path: &Path,
     cfg: &super::TrainConfig,
 ) -> Result<(Vec<Sample>, usize), TrainError> {
-    let dir = opts.out_dir.join("positions");
-    create_dir(&dir)?;
     let teacher = Evaluator::new(Model::load(teacher_path)?);
-    let policy = MovePolicy {
-        exploration: cfg.exploration,
-        noise: cfg.move_noise,
+    let main_set = TeacherSet {
+        dir: opts.out_dir.join("positions"),
+        seed: cfg.seed,
+        games: cfg.games,
+        search: cfg.target_search(),
     };
-    let chunks = cfg.games.div_ceil(cfg.games_per_step);
+    let extra_sets: Vec<(TeacherSet, usize)> = cfg
+        .extra_sets
+        .iter()
+        .map(|set| {
+            let teacher_set = TeacherSet {
+                dir: opts.out_dir.join(set.folder()),
+                seed: set.seed,
+                games: set.games,
+                search: set.target_search(),
+            };
+            (teacher_set, set.weight as usize)
+        })
+        .collect();
     let bar = crate::progress::bar(
         opts.progress,
-        cfg.games,
+        cfg.games + cfg.extra_sets.iter().map(|s| s.games).sum::<u64>(),
         "{elapsed_precise} [{bar:30}] {pos}/{len} teacher games ({per_sec}, eta {eta}) {msg}",
     );
     let mut all = Vec::new();
     let mut distinct = 0;
-    for c in 0..chunks {
-        let path = dir.join(format!("{c:05}.bin"));
-        let games = cfg.games_per_step.min(cfg.games - c * cfg.games_per_step);
-        let chunk = if path.exists() {
-            read_chunk(&path)?
-        } else {
-            let seed = splitmix(cfg.seed ^ splitmix(c.wrapping_add(1 << 41)));
-            let s = play_games(
-                &teacher,
-                games,
-                seed,
-                cfg.lambda,
-                policy,
-                cfg.target_search(),
-            );
-            write_chunk(&path, &s)?;
-            s
-        };
+    for c in 0..main_set.chunks(cfg) {
+        let chunk = main_set.chunk(c, &teacher, cfg)?;
         let chunk = if cfg.race_rollout_trials > 0 {
             with_race_rollouts(chunk, &opts.out_dir, c, &teacher, cfg)?
         } else {
@@ -186,23 +183,81 @@ fn positions(
         } else {
             Vec::new()
         };
-        distinct += add_trained(&mut all, chunk, &rolled, cfg);
-        distinct += add_trained(&mut all, siblings, &[], cfg);
-        bar.inc(games);
+        distinct += add_trained(&mut all, chunk, &rolled, 1, cfg);
+        distinct += add_trained(&mut all, siblings, &[], 1, cfg);
+        bar.inc(main_set.games_in(c, cfg));
         bar.set_message(format!("{distinct} positions"));
+    }
+    for (set, weight) in &extra_sets {
+        for c in 0..set.chunks(cfg) {
+            let chunk = set.chunk(c, &teacher, cfg)?;
+            distinct += add_trained(&mut all, chunk, &[], *weight, cfg);
+            bar.inc(set.games_in(c, cfg));
+            bar.set_message(format!("{distinct} positions"));
+        }
     }
     bar.finish_and_clear();
     Ok((all, distinct))
 }
 
+/// Teacher games played from one seed, with one search for the targets,
+/// `games_per_step` to a chunk file in `dir`.
+struct TeacherSet {
+    dir: std::path::PathBuf,
+    seed: u64,
+    games: u64,
+    search: super::selfplay::TargetSearch,
+}
+
+impl TeacherSet {
+    fn chunks(&self, cfg: &super::TrainConfig) -> u64 {
+        self.games.div_ceil(cfg.games_per_step)
+    }
+
+    fn games_in(&self, c: u64, cfg: &super::TrainConfig) -> u64 {
+        cfg.games_per_step.min(self.games - c * cfg.games_per_step)
+    }
+
+    /// Chunk `c`: read where an earlier run wrote it, otherwise played by
+    /// the teacher from the set's seed and written (atomically).
+    fn chunk(
+        &self,
+        c: u64,
+        teacher: &Evaluator,
+        cfg: &super::TrainConfig,
+    ) -> Result<Vec<Sample>, TrainError> {
+        create_dir(&self.dir)?;
+        let path = self.dir.join(format!("{c:05}.bin"));
+        if path.exists() {
+            return read_chunk(&path);
+        }
+        let policy = MovePolicy {
+            exploration: cfg.exploration,
+            noise: cfg.move_noise,
+        };
+        let seed = splitmix(self.seed ^ splitmix(c.wrapping_add(1 << 41)));
+        let samples = play_games(
+            teacher,
+            self.games_in(c, cfg),
+            seed,
+            cfg.lambda,
+            policy,
+            self.search,
+        );
+        write_chunk(&path, &samples)?;
+        Ok(samples)
+    }
+}
+
 /// Appends the samples of `chunk` that the run trains to `all`, each as
-/// often as it counts per epoch (the rolled-out ones, at the ascending
-/// indices `rolled`, `rollout_weight` times more), and returns how many
-/// positions that was.
+/// often as it counts per epoch (`weight` times, the rolled-out ones, at
+/// the ascending indices `rolled`, `rollout_weight` times more), and
+/// returns how many positions that was.
 fn add_trained(
     all: &mut Vec<Sample>,
     chunk: Vec<Sample>,
     rolled: &[usize],
+    weight: usize,
     cfg: &super::TrainConfig,
 ) -> usize {
     let mut added = 0;
@@ -214,12 +269,15 @@ fn add_trained(
             kind: student_net(&s, cfg),
             ..s
         };
-        let weight = if rolled.binary_search(&i).is_ok() {
+        let rollout_weight = if rolled.binary_search(&i).is_ok() {
             cfg.rollout_weight as usize
         } else {
             1
         };
-        all.extend(std::iter::repeat_n(s, weight * copies(&s.position, cfg)));
+        all.extend(std::iter::repeat_n(
+            s,
+            weight * rollout_weight * copies(&s.position, cfg),
+        ));
         added += 1;
     }
     added
@@ -701,7 +759,7 @@ mod tests {
         );
         // The rolled-out positions count rollout_weight times as often.
         let mut all = Vec::new();
-        let trained = add_trained(&mut all, first.clone(), &chosen, &cfg);
+        let trained = add_trained(&mut all, first.clone(), &chosen, 1, &cfg);
         let count = |i: usize| {
             all.iter()
                 .filter(|s| s.position == first[i].position)

@@ -24,7 +24,7 @@ use crate::eval::{Evaluator, Model};
 use crate::players::duel::splitmix;
 use crate::players::{DuelResult, NetPlayer, PubEvalPlayer, duel};
 use checkpoint::{Checkpoint, CheckpointError};
-pub use config::TrainConfig;
+pub use config::{ExtraSet, TrainConfig};
 use curve::CurvePoint;
 use dev_set::DevSet;
 use learner::Learners;
@@ -151,6 +151,16 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 rolled += &format!(
                     ", race positions rolled out ({} trials)",
                     cfg.race_rollout_trials
+                );
+            }
+            for set in &cfg.extra_sets {
+                let pruned = match set.target_prune {
+                    0 => String::new(),
+                    k => format!(" ({k} replies a roll)"),
+                };
+                rolled += &format!(
+                    ", and {} games of seed {} at {}-ply{pruned}, weight {}",
+                    set.games, set.seed, set.target_ply, set.weight
                 );
             }
             format!(
