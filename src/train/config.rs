@@ -372,10 +372,9 @@ impl TrainConfig {
                 "sibling_moves and siblings_per_chunk go together, in a distillation with search targets (target_ply 1 or more) whose distill_nets trains the contact network".into(),
             ));
         }
-        if !self.extra_sets.is_empty() && !trains_contact {
+        if !self.extra_sets.is_empty() && self.distill_teacher.is_none() {
             return Err(ConfigError::Invalid(
-                "extra_sets need a distillation whose distill_nets trains the contact network"
-                    .into(),
+                "extra_sets are teacher games: they need a distillation (distill_teacher)".into(),
             ));
         }
         for (i, set) in self.extra_sets.iter().enumerate() {
