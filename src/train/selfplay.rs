@@ -31,15 +31,15 @@ pub fn play_games(
     target: TargetSearch,
 ) -> Vec<Sample> {
     // TD self-play (no search) allocates no search cache every step.
-    let searcher = (target.ply > 0).then(|| target.searcher(eval));
+    let targets = (target.ply > 0).then(|| target.targets(eval));
     (0..games)
         .into_par_iter()
         .map(|i| {
             let mut rng = SmallRng::seed_from_u64(splitmix(seed ^ splitmix(i)));
             let mut samples = play_game(eval, &mut rng, lambda, policy);
-            if let Some(searcher) = &searcher {
+            if let Some(targets) = &targets {
                 for s in &mut samples {
-                    s.target = target.value(eval, searcher, &s.position);
+                    s.target = targets.value(&s.position);
                 }
             }
             samples
@@ -66,23 +66,41 @@ impl TargetSearch {
         TargetSearch { ply, prune: 0 }
     }
 
-    /// The search that finds pruned targets (cubeless, as targets are);
-    /// its cache is shared by the games of one call.
-    pub fn searcher<'a>(&self, eval: &'a Evaluator) -> Searcher<'a> {
-        Searcher::new(eval)
-            .with_prune(self.prune)
-            .with_cubeless(true)
-    }
-
-    /// The target of `pos` for its roller; `searcher` is [`Self::searcher`].
-    pub fn value(&self, eval: &Evaluator, searcher: &Searcher, pos: &Position) -> Probs {
-        if self.prune == 0 {
-            return searched_target(eval, pos, self.ply);
+    /// What finds the targets: the plain search, or for pruned targets
+    /// the cubeless `Searcher`, whose cache is shared by the games of one
+    /// call (the plain search needs none, so it gets none).
+    pub fn targets<'a>(&self, eval: &'a Evaluator) -> Targets<'a> {
+        match self.prune {
+            0 => Targets::Plain {
+                eval,
+                ply: self.ply,
+            },
+            prune => Targets::Pruned {
+                searcher: Searcher::new(eval).with_prune(prune).with_cubeless(true),
+                ply: self.ply,
+            },
         }
-        let mut v = [0f32];
-        searcher
-            .evaluate(pos, &[CubeState::money()], self.ply, &mut v)
-            .consistent()
+    }
+}
+
+/// A [`TargetSearch`] ready to value positions.
+pub enum Targets<'a> {
+    Plain { eval: &'a Evaluator, ply: u8 },
+    Pruned { searcher: Searcher<'a>, ply: u8 },
+}
+
+impl Targets<'_> {
+    /// The target of `pos` for its roller.
+    pub fn value(&self, pos: &Position) -> Probs {
+        match self {
+            Targets::Plain { eval, ply } => searched_target(eval, pos, *ply),
+            Targets::Pruned { searcher, ply } => {
+                let mut v = [0f32];
+                searcher
+                    .evaluate(pos, &[CubeState::money()], *ply, &mut v)
+                    .consistent()
+            }
+        }
     }
 }
 
@@ -277,7 +295,7 @@ mod tests {
         );
         let whole = TargetSearch { ply: 2, prune: 64 };
         let pruned = TargetSearch { ply: 2, prune: 4 };
-        let (s_whole, s_pruned) = (whole.searcher(&eval), pruned.searcher(&eval));
+        let (whole, pruned) = (whole.targets(&eval), pruned.targets(&eval));
         let mut differs = false;
         for s in samples
             .iter()
@@ -286,12 +304,12 @@ mod tests {
             .take(4)
         {
             let plain = searched_target(&eval, &s.position, 2);
-            let a = whole.value(&eval, &s_whole, &s.position);
+            let a = whole.value(&s.position);
             assert!(
                 (a.equity() - plain.equity()).abs() < 1e-4,
                 "{a:?} {plain:?}"
             );
-            let b = pruned.value(&eval, &s_pruned, &s.position);
+            let b = pruned.value(&s.position);
             // Four replies a roll: near the whole tree, seldom exactly it.
             assert!((b.equity() - plain.equity()).abs() < 0.1, "{b:?} {plain:?}");
             differs |= (b.equity() - plain.equity()).abs() > 1e-4;

@@ -29,7 +29,7 @@ pub fn siblings(
     target: TargetSearch,
     seed: u64,
 ) -> Vec<Sample> {
-    let searcher = target.searcher(teacher);
+    let targets = target.targets(teacher);
     origins
         .par_iter()
         .enumerate()
@@ -52,7 +52,7 @@ pub fn siblings(
                         Some(kind) if kind != NetKind::Race => Some(Sample {
                             position: next,
                             kind,
-                            target: target.value(teacher, &searcher, &next),
+                            target: targets.value(&next),
                         }),
                         _ => None,
                     }
