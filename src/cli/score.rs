@@ -1,11 +1,37 @@
 //! `kotra-ai score`: the mean move error of a network on a set of
 //! decisions labelled by GNU Backgammon (the oracle's dev-moves format),
-//! overall and by phase, as ../shared/oracle/score.py counts it.
+//! overall and by phase, as ../shared/oracle/score.py counts it; beside
+//! it, how far our equity of gnubg's best move is from gnubg's (mean
+//! absolute and signed gap), which is what a cube decision rests on.
 
 use crate::eval::{Evaluator, model_or_shipped};
 use crate::train::dev_set::DevSet;
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// Sums over one group of decisions.
+#[derive(Default)]
+struct Tally {
+    error: f64,
+    gap_abs: f64,
+    gap: f64,
+    n: usize,
+}
+
+impl Tally {
+    fn add(&mut self, error: f64, gap: f64) {
+        self.error += error;
+        self.gap_abs += gap.abs();
+        self.gap += gap;
+        self.n += 1;
+    }
+
+    /// Mean error, mean absolute gap, mean signed gap.
+    fn means(&self) -> [f64; 3] {
+        let n = self.n.max(1) as f64;
+        [self.error / n, self.gap_abs / n, self.gap / n]
+    }
+}
 
 pub fn run(set: &Path, model: Option<&Path>, ply: u8, json: bool) -> anyhow::Result<()> {
     if ply > 2 {
@@ -14,33 +40,35 @@ pub fn run(set: &Path, model: Option<&Path>, ply: u8, json: bool) -> anyhow::Res
     let set = DevSet::load(set)?;
     let eval = Evaluator::new(model_or_shipped(model)?);
     let errors = set.errors_mp(&eval, ply);
-    let mut by_label: BTreeMap<&str, (f64, usize)> = BTreeMap::new();
-    for (d, e) in set.decisions.iter().zip(&errors) {
-        let slot = by_label.entry(d.label.as_str()).or_default();
-        slot.0 += e;
-        slot.1 += 1;
+    let gaps = set.equity_gaps_mp(&eval, ply);
+    let mut all = Tally::default();
+    let mut by_label: BTreeMap<&str, Tally> = BTreeMap::new();
+    for ((d, &e), &g) in set.decisions.iter().zip(&errors).zip(&gaps) {
+        all.add(e, g);
+        by_label.entry(d.label.as_str()).or_default().add(e, g);
     }
-    let mean = errors.iter().sum::<f64>() / errors.len().max(1) as f64;
+    let [mean, gap_abs, gap] = all.means();
     if json {
         let labels: serde_json::Map<String, serde_json::Value> = by_label
             .iter()
-            .map(|(l, (s, n))| (l.to_string(), serde_json::json!(s / *n as f64)))
+            .map(|(l, t)| (l.to_string(), serde_json::json!(t.means()[0])))
             .collect();
         println!(
             "{}",
-            serde_json::json!({"decisions": errors.len(), "ply": ply, "mean_mp": mean, "by_label": labels})
+            serde_json::json!({"decisions": errors.len(), "ply": ply, "mean_mp": mean,
+                "by_label": labels, "equity_gap_mp": gap_abs, "equity_bias_mp": gap})
         );
         return Ok(());
     }
     println!(
-        "{} decisions at {ply}-ply: mean error {mean:.2} mp",
+        "{} decisions at {ply}-ply: mean error {mean:.2} mp; equity of gnubg's best move off by {gap_abs:.1} mp (bias {gap:+.1})",
         errors.len()
     );
-    for (label, (sum, n)) in by_label {
+    for (label, t) in by_label {
+        let [error, gap_abs, gap] = t.means();
         println!(
-            "  {label:<10} {:>5} decisions {:>8.2} mp",
-            n,
-            sum / n as f64
+            "  {label:<10} {:>5} decisions {error:>8.2} mp   equity gap {gap_abs:>6.1} (bias {gap:+.1})",
+            t.n
         );
     }
     Ok(())

@@ -64,6 +64,9 @@ impl DevSet {
                 })
                 .collect::<Result<Vec<_>, &str>>()
                 .map_err(|e| bad(e.into()))?;
+            if moves.is_empty() {
+                return Err(bad("no moves".into()));
+            }
             let position = v["position_id"]
                 .as_str()
                 .and_then(|id| position_id::decode(id).ok())
@@ -106,5 +109,72 @@ impl DevSet {
                 (d.best_eq - best.1) * 1000.0
             })
             .collect()
+    }
+
+    /// How far our equity of gnubg's best move's result is from gnubg's
+    /// own, in millipoints, on each decision. Cube decisions need the
+    /// equity itself right, not only the order of the moves: this is the
+    /// bias behind a wrong take, measured on every decision of the set
+    /// rather than on the few cube positions.
+    pub fn equity_gaps_mp(&self, eval: &Evaluator, ply: u8) -> Vec<f64> {
+        use rayon::prelude::*;
+        self.decisions
+            .par_iter()
+            .map(|d| {
+                let (pos, eq) = d
+                    .moves
+                    .iter()
+                    .max_by(|a, b| a.1.total_cmp(&b.1))
+                    .expect("a decision has moves");
+                let ours = crate::search::after_move(eval, pos, ply).equity();
+                (f64::from(ours) - eq) * 1000.0
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Model;
+
+    fn one_decision(moves: Vec<(Position, f64)>) -> DevSet {
+        let best_eq = moves.iter().map(|m| m.1).fold(f64::NEG_INFINITY, f64::max);
+        DevSet {
+            decisions: vec![DevDecision {
+                id: "t".into(),
+                position: Position::starting(),
+                dice: Dice::new(3, 1).unwrap(),
+                label: "opening".into(),
+                moves,
+                best_eq,
+            }],
+        }
+    }
+
+    #[test]
+    fn the_equity_gap_is_ours_minus_gnubgs_on_gnubgs_best_move() {
+        let eval = Evaluator::new(Model::random(16, 8, 3));
+        let best = Position::from_points(&[(8, 2), (6, 6), (5, 2)], &[(6, 5), (13, 5)]);
+        let other = Position::from_points(&[(8, 3), (6, 5), (5, 1)], &[(6, 5), (13, 5)]);
+        let ours = f64::from(crate::search::after_move(&eval, &best, 0).equity());
+        // gnubg rates the best move 0.1 below our equity of it: we are 100 mp
+        // too high, whatever the other move is worth.
+        let set = one_decision(vec![(other, ours - 0.5), (best, ours - 0.1)]);
+        let gaps = set.equity_gaps_mp(&eval, 0);
+        assert_eq!(gaps.len(), 1);
+        assert!((gaps[0] - 100.0).abs() < 1e-3, "gap {}", gaps[0]);
+    }
+
+    #[test]
+    fn a_decision_without_moves_is_refused_with_its_line() {
+        let dir = std::env::temp_dir().join(format!("kotra-devset-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("empty.jsonl");
+        let line = r#"{"id":"x","position_id":"4HPwATDgc/ABMA","dice":[3,1],"label":"opening","moves":[]}"#;
+        std::fs::write(&path, format!("\n{line}\n")).unwrap();
+        let err = DevSet::load(&path).err().expect("refused").to_string();
+        assert_eq!(err, "dev set line 2: no moves");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
