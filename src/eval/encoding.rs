@@ -7,8 +7,8 @@
 //! - `RAW_PER_SIDE` = 98 per side: for points 1..=24 four units
 //!   (≥1, ≥2, ≥3 checkers, (n−3)/2 for the rest), the bar n/2, borne off n/15;
 //! - contact nets add `FEATURES_PER_SIDE` per side (see [`side_features`]);
-//! - race nets add the two pip counts only: the rest of a race is in the
-//!   raw units.
+//! - race nets add `RACE_FEATURES_PER_SIDE` per side (see [`race_features`]):
+//!   the pip count, and what decides gammons and backgammons in a race.
 //!
 //! `ENCODING_VERSION` is written into model files: a network trained on
 //! one layout must never be fed another. Version 2 appended seven features
@@ -16,12 +16,14 @@
 //! pips at risk, best anchor); a version-1 file is upgraded on load with
 //! zero weights for them (`Model::from_bytes`). Same recipe, 300,000 games
 //! from random weights (training/ablation/full.json): dev error 14.71 mp
-//! with the ten, 13.31 mp with the seventeen.
+//! with the ten, 13.31 mp with the seventeen. Version 3 appended six race
+//! features per side to the pip count (a version-2 race network is
+//! upgraded the same way).
 
 use crate::backgammon::{BAR, OPP_BAR, Position};
 
 /// Bumped whenever the meaning of any input changes.
-pub const ENCODING_VERSION: u32 = 2;
+pub const ENCODING_VERSION: u32 = 3;
 
 pub(crate) const RAW_PER_SIDE: usize = 24 * 4 + 2;
 /// Hand-crafted features per side in the contact encoding.
@@ -31,8 +33,12 @@ pub const FEATURES_PER_SIDE: usize = 17;
 pub const FEATURES_PER_SIDE_V1: usize = 10;
 /// Inputs of the contact (and crashed/back game) network.
 pub const CONTACT_INPUTS: usize = 2 * (RAW_PER_SIDE + FEATURES_PER_SIDE);
+/// Hand-crafted features per side in the race encoding.
+pub const RACE_FEATURES_PER_SIDE: usize = 7;
+/// Race features per side of encoding versions 1 and 2: the pip count.
+pub const RACE_FEATURES_PER_SIDE_V2: usize = 1;
 /// Inputs of the race network.
-pub const RACE_INPUTS: usize = 2 * (RAW_PER_SIDE + 1);
+pub const RACE_INPUTS: usize = 2 * (RAW_PER_SIDE + RACE_FEATURES_PER_SIDE);
 
 /// The contact-network inputs of feature `k` (0..FEATURES_PER_SIDE), one
 /// per side: what an ablation zeroes to measure what a feature is worth.
@@ -72,7 +78,7 @@ pub fn encode(pos: &Position, kind: NetKind, out: &mut [f32]) {
         raw_units(view, &mut block[..RAW_PER_SIDE]);
         match kind {
             NetKind::Contact | NetKind::Crashed => side_features(view, &mut block[RAW_PER_SIDE..]),
-            NetKind::Race => block[RAW_PER_SIDE] = pip_count(view) as f32 / 100.0,
+            NetKind::Race => race_features(view, &mut block[RAW_PER_SIDE..]),
         }
     }
 }
@@ -103,9 +109,45 @@ fn raw_units(view: &Position, out: &mut [f32]) {
     out[97] = view.borne_off(crate::backgammon::Side::Mover) as f32 / 15.0;
 }
 
-/// Pip count of the side on roll of `view`.
-fn pip_count(view: &Position) -> u32 {
-    view.pip_counts().0
+/// The race features of the side on roll of `view`, in its own numbering.
+/// Beside the pip count they spell out what a single layer otherwise has
+/// to piece together from the point units, and what most of the race
+/// network's dev error was about (gammon- and backgammon-saving endings):
+/// whether a checker is off (no gammon then), how far the side is from
+/// having every checker home (when it can start bearing off), and how deep
+/// it still stands in the other side's home board (a backgammon).
+fn race_features(view: &Position, out: &mut [f32]) {
+    let p = view.raw();
+    let (mut pips, mut outside, mut to_home, mut crossings) = (0u32, 0u32, 0u32, 0u32);
+    let (mut trapped, mut to_escape) = (0u32, 0u32);
+    for (point, &v) in p.iter().enumerate().take(BAR + 1).skip(1) {
+        let n = v.max(0) as u32;
+        let point = point as u32;
+        pips += n * point;
+        if point > 6 {
+            outside += n;
+            to_home += n * (point - 6);
+            // About the quadrant crossings still to make: the point's
+            // checkers' distance to the 1-point in sixes, rounded down per
+            // point rather than per checker (kotra-v16's race network
+            // learnt this form).
+            crossings += n * (point - 1) / 6;
+        }
+        if point > 18 {
+            trapped += n;
+            to_escape += n * (point - 18);
+        }
+    }
+    let all = [
+        pips as f32 / 100.0,
+        (view.borne_off(crate::backgammon::Side::Mover) > 0) as u8 as f32,
+        outside as f32 / 15.0,
+        to_home as f32 / 100.0,
+        crossings as f32 / 15.0,
+        trapped as f32 / 15.0,
+        to_escape as f32 / 30.0,
+    ];
+    out.copy_from_slice(&all[..out.len()]);
 }
 
 /// Bit masks of one side's situation in its own numbering (bit i = point i,
@@ -643,6 +685,37 @@ mod tests {
         assert_eq!(c[..half], c[half..], "the start is symmetric");
         let mut r = vec![0f32; RACE_INPUTS];
         encode(&pos, NetKind::Race, &mut r);
-        assert_eq!(r[RACE_INPUTS / 2 - 1], 1.67);
+        assert_eq!(
+            r[RAW_PER_SIDE], 1.67,
+            "the first race feature is the pip count"
+        );
+        assert_eq!(r[..RACE_INPUTS / 2], r[RACE_INPUTS / 2..]);
+    }
+
+    #[test]
+    fn race_features_count_what_stands_outside_and_deep() {
+        // Two checkers on the 20 point, one on the bar, three on the 9, four
+        // on the 6, five off.
+        let pos = Position::from_points(&[(20, 2), (25, 1), (9, 3), (6, 4)], &[(24, 15)]);
+        let mut f = [0f32; RACE_FEATURES_PER_SIDE];
+        race_features(&pos, &mut f);
+        assert_eq!(f[0], 1.16, "2×20 + 25 + 3×9 + 4×6 pips");
+        assert_eq!(f[1], 1.0, "a checker is off: no gammon to lose");
+        assert_eq!(f[2], 6.0 / 15.0, "six checkers outside the home board");
+        assert_eq!(f[3], 0.56, "2×14 + 19 + 3×3 pips to bring them home");
+        assert_eq!(
+            f[4],
+            14.0 / 15.0,
+            "⌊2×19/6⌋ + ⌊24/6⌋ + ⌊3×8/6⌋: each point's checkers' (point − 1) in sixes"
+        );
+        assert_eq!(
+            f[5],
+            3.0 / 15.0,
+            "three in the other side's home or on the bar"
+        );
+        assert_eq!(f[6], 11.0 / 30.0, "2×2 + 7 pips to leave it");
+        let mut none_off = [0f32; RACE_FEATURES_PER_SIDE];
+        race_features(&Position::starting(), &mut none_off);
+        assert_eq!(none_off[1], 0.0);
     }
 }

@@ -4,7 +4,7 @@
 //! before anything is decoded.
 
 use super::encoding::{
-    CONTACT_INPUTS, ENCODING_VERSION, FEATURES_PER_SIDE, FEATURES_PER_SIDE_V1, RACE_INPUTS,
+    CONTACT_INPUTS, ENCODING_VERSION, FEATURES_PER_SIDE_V1, RACE_FEATURES_PER_SIDE_V2, RACE_INPUTS,
     RAW_PER_SIDE,
 };
 use super::network::{Mlp, OUTPUTS, ShapeError};
@@ -176,26 +176,22 @@ impl Model {
         self
     }
 
-    /// A version-1 model in today's encoding: its contact network gets the
-    /// features added since with zero weights, so it evaluates exactly as
-    /// before, and training can start from it and learn to use them.
+    /// An older model in today's encoding: each network gets the inputs
+    /// added since its version with zero weights, so it evaluates exactly
+    /// as before, and training can start from it and learn to use them
+    /// (version 2 added contact features, version 3 race features).
     fn upgraded(mut self) -> Model {
-        if self.meta.encoding_version != 1
-            || self.contact.inputs != 2 * (RAW_PER_SIDE + FEATURES_PER_SIDE_V1)
-        {
-            return self;
+        let version = self.meta.encoding_version;
+        let contact_v1 = RAW_PER_SIDE + FEATURES_PER_SIDE_V1;
+        let race_v2 = RAW_PER_SIDE + RACE_FEATURES_PER_SIDE_V2;
+        if version == 1 && self.contact.inputs == 2 * contact_v1 {
+            widen_inputs(&mut self.contact, contact_v1, CONTACT_INPUTS / 2);
+            self.meta.encoding_version = 2;
         }
-        let old_side = RAW_PER_SIDE + FEATURES_PER_SIDE_V1;
-        let new_side = RAW_PER_SIDE + FEATURES_PER_SIDE;
-        let h = self.contact.hidden;
-        let mut w1 = vec![0f32; CONTACT_INPUTS * h];
-        for side in 0..2 {
-            let from = &self.contact.w1[side * old_side * h..(side + 1) * old_side * h];
-            w1[side * new_side * h..][..old_side * h].copy_from_slice(from);
+        if self.meta.encoding_version == 2 && self.race.inputs == 2 * race_v2 {
+            widen_inputs(&mut self.race, race_v2, RACE_INPUTS / 2);
+            self.meta.encoding_version = 3;
         }
-        self.contact.w1 = w1;
-        self.contact.inputs = CONTACT_INPUTS;
-        self.meta.encoding_version = ENCODING_VERSION;
         self
     }
 
@@ -276,6 +272,19 @@ impl Model {
     }
 }
 
+/// Gives `net`, whose inputs are two side blocks of `old_side`, side
+/// blocks of `new_side`: the inputs appended to each block get zero weights.
+fn widen_inputs(net: &mut Mlp, old_side: usize, new_side: usize) {
+    let h = net.hidden;
+    let mut w1 = vec![0f32; 2 * new_side * h];
+    for side in 0..2 {
+        let from = &net.w1[side * old_side * h..(side + 1) * old_side * h];
+        w1[side * new_side * h..][..old_side * h].copy_from_slice(from);
+    }
+    net.w1 = w1;
+    net.inputs = 2 * new_side;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -311,6 +320,7 @@ mod tests {
         let mut v1 = Model::random(16, 8, 5);
         v1.meta.encoding_version = 1;
         v1.contact = Mlp::random(v1_inputs, 16, 6);
+        v1.race = Mlp::random(2 * (RAW_PER_SIDE + RACE_FEATURES_PER_SIDE_V2), 8, 8);
         let upgraded = Model::from_bytes(&v1.to_bytes()).unwrap();
         assert_eq!(upgraded.meta.encoding_version, ENCODING_VERSION);
         assert_eq!(upgraded.contact.inputs, CONTACT_INPUTS);
@@ -338,6 +348,40 @@ mod tests {
             Model::from_bytes(&old.to_bytes()),
             Err(ModelError::Encoding { found: 1 })
         ));
+    }
+
+    #[test]
+    fn version_two_race_networks_evaluate_as_before() {
+        use crate::backgammon::Position;
+        use crate::eval::encoding::{NetKind, encode};
+        let v2_side = RAW_PER_SIDE + RACE_FEATURES_PER_SIDE_V2;
+        let mut v2 = Model::random(16, 8, 5);
+        v2.meta.encoding_version = 2;
+        v2.race = Mlp::random(2 * v2_side, 8, 6);
+        let upgraded = Model::from_bytes(&v2.to_bytes()).unwrap();
+        assert_eq!(upgraded.meta.encoding_version, ENCODING_VERSION);
+        assert_eq!(upgraded.race.inputs, RACE_INPUTS);
+        assert_eq!(
+            upgraded.contact, v2.contact,
+            "the contact network is as it was"
+        );
+        // A race with checkers still outside the home boards, so that the new
+        // inputs are live; version 2's inputs were each side's point units
+        // and pip count, the first of today's race features.
+        let pos = Position::from_points(&[(9, 5), (6, 5), (3, 5)], &[(15, 3), (5, 6), (2, 6)]);
+        let mut x = vec![0f32; RACE_INPUTS];
+        encode(&pos, NetKind::Race, &mut x);
+        let side = RACE_INPUTS / 2;
+        assert_ne!(
+            x[v2_side..side].iter().sum::<f32>(),
+            0.0,
+            "new features are live"
+        );
+        let old_x: Vec<f32> = [&x[..v2_side], &x[side..side + v2_side]].concat();
+        let (a, b) = (upgraded.race.forward(&x), v2.race.forward(&old_x));
+        for k in 0..5 {
+            assert!((a[k] - b[k]).abs() < 1e-6, "{a:?} {b:?}");
+        }
     }
 
     #[test]
