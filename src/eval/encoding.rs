@@ -129,8 +129,8 @@ fn race_features(view: &Position, out: &mut [f32]) {
             to_home += n * (point - 6);
             // About the quadrant crossings still to make: the point's
             // checkers' distance to the 1-point in sixes, rounded down per
-            // point rather than per checker (kotra-v16's race network
-            // learnt this form).
+            // point rather than per checker (the shipped race networks,
+            // kotra-v16 on, learnt this form).
             crossings += n * (point - 1) / 6;
         }
         if point > 18 {
