@@ -5,7 +5,7 @@
 //! absolute and signed gap), which is what a cube decision rests on.
 
 use crate::eval::{Evaluator, model_or_shipped};
-use crate::train::dev_set::DevSet;
+use crate::train::dev_set::{DevSet, Judgement};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -19,10 +19,10 @@ struct Tally {
 }
 
 impl Tally {
-    fn add(&mut self, error: f64, gap: f64) {
-        self.error += error;
-        self.gap_abs += gap.abs();
-        self.gap += gap;
+    fn add(&mut self, j: &Judgement) {
+        self.error += j.error_mp;
+        self.gap_abs += j.gap_mp.abs();
+        self.gap += j.gap_mp;
         self.n += 1;
     }
 
@@ -39,13 +39,12 @@ pub fn run(set: &Path, model: Option<&Path>, ply: u8, json: bool) -> anyhow::Res
     }
     let set = DevSet::load(set)?;
     let eval = Evaluator::new(model_or_shipped(model)?);
-    let errors = set.errors_mp(&eval, ply);
-    let gaps = set.equity_gaps_mp(&eval, ply);
+    let judged = set.judge(&eval, ply);
     let mut all = Tally::default();
     let mut by_label: BTreeMap<&str, Tally> = BTreeMap::new();
-    for ((d, &e), &g) in set.decisions.iter().zip(&errors).zip(&gaps) {
-        all.add(e, g);
-        by_label.entry(d.label.as_str()).or_default().add(e, g);
+    for (d, j) in set.decisions.iter().zip(&judged) {
+        all.add(j);
+        by_label.entry(d.label.as_str()).or_default().add(j);
     }
     let [mean, gap_abs, gap] = all.means();
     if json {
@@ -55,14 +54,14 @@ pub fn run(set: &Path, model: Option<&Path>, ply: u8, json: bool) -> anyhow::Res
             .collect();
         println!(
             "{}",
-            serde_json::json!({"decisions": errors.len(), "ply": ply, "mean_mp": mean,
+            serde_json::json!({"decisions": judged.len(), "ply": ply, "mean_mp": mean,
                 "by_label": labels, "equity_gap_mp": gap_abs, "equity_bias_mp": gap})
         );
         return Ok(());
     }
     println!(
         "{} decisions at {ply}-ply: mean error {mean:.2} mp; equity of gnubg's best move off by {gap_abs:.1} mp (bias {gap:+.1})",
-        errors.len()
+        judged.len()
     );
     for (label, t) in by_label {
         let [error, gap_abs, gap] = t.means();

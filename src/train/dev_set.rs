@@ -89,48 +89,50 @@ impl DevSet {
     /// Mean error of the evaluator's 0-ply choice in millipoints per
     /// decision, as ../shared/oracle/score.py counts it.
     pub fn mean_error_mp(&self, eval: &Evaluator) -> f64 {
-        let errors = self.errors_mp(eval, 0);
-        errors.iter().sum::<f64>() / errors.len().max(1) as f64
+        let judged = self.judge(eval, 0);
+        judged.iter().map(|j| j.error_mp).sum::<f64>() / judged.len().max(1) as f64
     }
 
-    /// The error of the choice at `ply` on each decision, in millipoints.
-    pub fn errors_mp(&self, eval: &Evaluator, ply: u8) -> Vec<f64> {
+    /// Each decision judged at `ply`, from one evaluation of every move.
+    pub fn judge(&self, eval: &Evaluator, ply: u8) -> Vec<Judgement> {
         use rayon::prelude::*;
         self.decisions
             .par_iter()
             .map(|d| {
-                let mut best = (f32::NEG_INFINITY, 0.0);
+                // (our equity, gnubg's) of our choice and of gnubg's.
+                let mut ours = (f32::NEG_INFINITY, 0.0);
+                let mut gnubgs = (0.0, f64::NEG_INFINITY);
                 for &(pos, eq) in &d.moves {
                     let e = crate::search::after_move(eval, &pos, ply).equity();
-                    if e > best.0 {
-                        best = (e, eq);
+                    if e > ours.0 {
+                        ours = (e, eq);
+                    }
+                    // The last of gnubg's equal best, as the figures in
+                    // models/README.md were measured.
+                    if eq >= gnubgs.1 {
+                        gnubgs = (e, eq);
                     }
                 }
-                (d.best_eq - best.1) * 1000.0
+                Judgement {
+                    error_mp: (d.best_eq - ours.1) * 1000.0,
+                    gap_mp: (f64::from(gnubgs.0) - gnubgs.1) * 1000.0,
+                }
             })
             .collect()
     }
+}
 
-    /// How far our equity of gnubg's best move's result is from gnubg's
-    /// own, in millipoints, on each decision. Cube decisions need the
-    /// equity itself right, not only the order of the moves: this is the
-    /// bias behind a wrong take, measured on every decision of the set
-    /// rather than on the few cube positions.
-    pub fn equity_gaps_mp(&self, eval: &Evaluator, ply: u8) -> Vec<f64> {
-        use rayon::prelude::*;
-        self.decisions
-            .par_iter()
-            .map(|d| {
-                let (pos, eq) = d
-                    .moves
-                    .iter()
-                    .max_by(|a, b| a.1.total_cmp(&b.1))
-                    .expect("a decision has moves");
-                let ours = crate::search::after_move(eval, pos, ply).equity();
-                (f64::from(ours) - eq) * 1000.0
-            })
-            .collect()
-    }
+/// How the evaluator did on one decision, in millipoints.
+#[derive(Clone, Copy, Debug)]
+pub struct Judgement {
+    /// gnubg's equity of its best move less its equity of ours, as
+    /// ../shared/oracle/score.py counts it.
+    pub error_mp: f64,
+    /// Our equity of gnubg's best move's result less gnubg's own. Cube
+    /// decisions need the equity itself right, not only the order of the
+    /// moves: this is the bias behind a wrong take, measured on every
+    /// decision of the set rather than on the few cube positions.
+    pub gap_mp: f64,
 }
 
 #[cfg(test)]
@@ -161,9 +163,9 @@ mod tests {
         // gnubg rates the best move 0.1 below our equity of it: we are 100 mp
         // too high, whatever the other move is worth.
         let set = one_decision(vec![(other, ours - 0.5), (best, ours - 0.1)]);
-        let gaps = set.equity_gaps_mp(&eval, 0);
-        assert_eq!(gaps.len(), 1);
-        assert!((gaps[0] - 100.0).abs() < 1e-3, "gap {}", gaps[0]);
+        let judged = set.judge(&eval, 0);
+        assert_eq!(judged.len(), 1);
+        assert!((judged[0].gap_mp - 100.0).abs() < 1e-3, "{judged:?}");
     }
 
     #[test]
