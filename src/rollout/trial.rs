@@ -215,6 +215,9 @@ impl<'a> Trial<'a> {
 
     /// The candidate of `indices` with the highest 0-ply cubeless equity
     /// (the first of equals), and the mover's probabilities after it.
+    /// Evaluated directly, not through the search's cache: a trial's
+    /// positions seldom repeat, and the cache's slot lock (a random line of
+    /// a large table) was a tenth of a plain 0-ply rollout's time.
     fn best_of(
         &self,
         moves: &[Candidate],
@@ -222,7 +225,7 @@ impl<'a> Trial<'a> {
     ) -> (Position, Probs) {
         let mut best = (moves[0].position, Probs::default(), f32::NEG_INFINITY);
         for i in indices {
-            let p = self.searcher.after_probs(&moves[i].position);
+            let p = self.searcher.evaluator().after_move(&moves[i].position);
             let e = p.equity();
             if e > best.2 {
                 best = (moves[i].position, p, e);
