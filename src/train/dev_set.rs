@@ -16,7 +16,6 @@ pub struct DevDecision {
     pub dice: Dice,
     pub label: String,
     pub moves: Vec<(Position, f64)>,
-    pub best_eq: f64,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -73,14 +72,12 @@ impl DevSet {
                 .ok_or_else(|| bad("no valid position_id".into()))?;
             let die = |k: usize| v["dice"][k].as_u64().unwrap_or(0) as u8;
             let dice = Dice::new(die(0), die(1)).ok_or_else(|| bad("no valid dice".into()))?;
-            let best_eq = moves.iter().map(|m| m.1).fold(f64::NEG_INFINITY, f64::max);
             decisions.push(DevDecision {
                 id: v["id"].as_str().unwrap_or("").into(),
                 position,
                 dice,
                 label: v["label"].as_str().unwrap_or("").into(),
                 moves,
-                best_eq,
             });
         }
         Ok(DevSet { decisions })
@@ -114,7 +111,7 @@ impl DevSet {
                     }
                 }
                 Judgement {
-                    error_mp: (d.best_eq - ours.1) * 1000.0,
+                    error_mp: (gnubgs.1 - ours.1) * 1000.0,
                     gap_mp: (f64::from(gnubgs.0) - gnubgs.1) * 1000.0,
                 }
             })
@@ -141,7 +138,6 @@ mod tests {
     use crate::eval::Model;
 
     fn one_decision(moves: Vec<(Position, f64)>) -> DevSet {
-        let best_eq = moves.iter().map(|m| m.1).fold(f64::NEG_INFINITY, f64::max);
         DevSet {
             decisions: vec![DevDecision {
                 id: "t".into(),
@@ -149,7 +145,6 @@ mod tests {
                 dice: Dice::new(3, 1).unwrap(),
                 label: "opening".into(),
                 moves,
-                best_eq,
             }],
         }
     }
