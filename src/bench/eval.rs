@@ -4,7 +4,7 @@
 //! move-generation bench.
 
 use crate::backgammon::{Dice, MoveList, Position, legal_moves};
-use crate::eval::{Evaluator, NetKind};
+use crate::eval::{Evaluator, FirstLayerMemo, NetKind};
 use std::time::Instant;
 
 /// Evaluations of `kind`'s network over `positions`; returns the sum of
@@ -24,8 +24,9 @@ pub fn choice_pass(eval: &Evaluator, positions: &[Position], list: &mut MoveList
         for (dice, _) in Dice::all_rolls() {
             legal_moves(p, dice, list);
             let mut best = f32::NEG_INFINITY;
+            let mut memo = FirstLayerMemo::new();
             for c in list.iter() {
-                best = best.max(eval.after_move(&c.position).equity());
+                best = best.max(eval.after_candidate(&c.position, &mut memo).equity());
             }
             std::hint::black_box(best);
             n += list.len();

@@ -3,7 +3,7 @@
 
 use super::bearoff::BearoffDb;
 use super::encoding::{CONTACT_INPUTS, NetKind, encode};
-use super::fast_net::FastNet;
+use super::fast_net::{FastNet, FirstLayerMemo};
 use super::game_plan::GamePlan;
 use super::model_file::Model;
 use super::probs::Probs;
@@ -76,6 +76,13 @@ impl Evaluator {
     /// Probabilities for the side on roll of `pos` (a game still going).
     #[inline]
     pub fn probs(&self, pos: &Position) -> Probs {
+        self.probs_with(pos, None)
+    }
+
+    /// [`Self::probs`], each network pass starting from `memo`'s first
+    /// layer where one is given ([`FastNet::forward_with_memo`]).
+    #[inline]
+    fn probs_with(&self, pos: &Position, memo: Option<&mut FirstLayerMemo>) -> Probs {
         match PositionClass::of(pos) {
             PositionClass::BearOff => match super::bearoff_two_sided::TwoSidedDb::get().win(pos) {
                 // Small endings: exact (no gammons are possible there).
@@ -88,8 +95,8 @@ impl Evaluator {
             PositionClass::Race => self
                 .decided_race(pos)
                 .or_else(|| self.last_roll(pos))
-                .unwrap_or_else(|| self.net_probs(NetKind::Race, pos)),
-            PositionClass::Contact => self.net_probs(self.contact_kind(pos), pos),
+                .unwrap_or_else(|| self.net_probs_with(NetKind::Race, pos, memo)),
+            PositionClass::Contact => self.net_probs_with(self.contact_kind(pos), pos, memo),
         }
     }
 
@@ -148,6 +155,16 @@ impl Evaluator {
     /// The network's own opinion of `pos`, whatever its class.
     #[inline]
     pub fn net_probs(&self, kind: NetKind, pos: &Position) -> Probs {
+        self.net_probs_with(kind, pos, None)
+    }
+
+    #[inline]
+    fn net_probs_with(
+        &self,
+        kind: NetKind,
+        pos: &Position,
+        memo: Option<&mut FirstLayerMemo>,
+    ) -> Probs {
         let mut buf = [0f32; CONTACT_INPUTS];
         let input = &mut buf[..kind.inputs()];
         encode(pos, kind, input);
@@ -156,16 +173,36 @@ impl Evaluator {
             NetKind::Race => &self.race,
             NetKind::Crashed => self.crashed.as_ref().unwrap_or(&self.contact),
         };
-        without_impossible_gammons(Probs(net.forward(input)).consistent(), pos)
+        let out = match memo {
+            Some(memo) => net.forward_with_memo(input, memo),
+            None => net.forward(input),
+        };
+        without_impossible_gammons(Probs(out).consistent(), pos)
     }
 
     /// Probabilities for the side that just moved, `after` being the board
     /// after its move from its own view: exact when the move ended the game.
     #[inline]
     pub fn after_move(&self, after: &Position) -> Probs {
+        self.after_move_with(after, None)
+    }
+
+    /// [`Self::after_move`] for one of a roll's candidates walked in
+    /// order: each network pass starts from the previous candidate's first
+    /// layer in `memo` ([`FastNet::forward_with_memo`]). The probabilities
+    /// differ from `after_move`'s by float rounding only; give each list a
+    /// fresh memo so that a walk's answers never depend on what came
+    /// before it.
+    #[inline]
+    pub fn after_candidate(&self, after: &Position, memo: &mut FirstLayerMemo) -> Probs {
+        self.after_move_with(after, Some(memo))
+    }
+
+    #[inline]
+    fn after_move_with(&self, after: &Position, memo: Option<&mut FirstLayerMemo>) -> Probs {
         match GameResult::of_mover_win(after) {
             Some(result) => Probs::won(result),
-            None => self.probs(&after.swap()).flip(),
+            None => self.probs_with(&after.swap(), memo).flip(),
         }
     }
 }

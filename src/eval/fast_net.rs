@@ -107,36 +107,15 @@ impl FastNet {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx2,fma,f16c")]
     unsafe fn forward_avx512(&self, input: &[f32]) -> [f32; OUTPUTS] {
-        use std::arch::x86_64::*;
-        assert!(input.len() == self.inputs && input.len() <= MAX_INPUTS);
         let mut nz = NonZero::new();
-        let (mut start, mut n) = (0, 0);
-        // SAFETY: loads read input[start..start + 16] inside input; stores
-        // write 16 lanes at n <= start, inside the arrays' extra room.
+        // SAFETY: this function's features include the gather's and the
+        // accumulation's; hidden holds MAX_HIDDEN >= self.hidden sums.
         unsafe {
-            let mut lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-            while start + 16 <= input.len() {
-                let x = _mm512_loadu_ps(input.as_ptr().add(start));
-                let keep = _mm512_cmp_ps_mask::<_CMP_NEQ_OQ>(x, _mm512_setzero_ps());
-                _mm512_storeu_ps(
-                    nz.value.as_mut_ptr().add(n) as *mut f32,
-                    _mm512_maskz_compress_ps(keep, x),
-                );
-                _mm512_storeu_si512(
-                    nz.index.as_mut_ptr().add(n) as *mut __m512i,
-                    _mm512_maskz_compress_epi32(keep, lanes),
-                );
-                n += keep.count_ones() as usize;
-                lanes = _mm512_add_epi32(lanes, _mm512_set1_epi32(16));
-                start += 16;
-            }
+            nz.gather_avx512(input);
+            self.finish_after::<32>(|hidden| {
+                self.accumulate_avx512(&nz, self.b1.as_ptr(), hidden.as_mut_ptr() as *mut f32)
+            })
         }
-        // The count stays in a register through the loop, as in the AVX2
-        // pass: the stores through raw pointers could alias `nz.n`.
-        nz.n = n;
-        nz.push_from(input, start);
-        // SAFETY: this function's features include the accumulation's.
-        self.finish_after::<32>(|hidden| unsafe { self.accumulate_avx512(&nz, hidden) })
     }
 
     /// The AVX2 pass: the non-zero inputs gathered eight at a time by a
@@ -145,36 +124,110 @@ impl FastNet {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma,f16c")]
     unsafe fn forward_avx2(&self, input: &[f32]) -> [f32; OUTPUTS] {
-        use std::arch::x86_64::*;
-        assert!(input.len() == self.inputs && input.len() <= MAX_INPUTS);
         let mut nz = NonZero::new();
-        let (mut start, mut n) = (0, 0);
-        // SAFETY: loads read input[start..start + 8] inside input; stores
-        // write 8 lanes at n <= start, inside the arrays' extra room.
+        // SAFETY: as in the AVX-512 pass.
         unsafe {
-            let mut lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-            while start + 8 <= input.len() {
-                let x = _mm256_loadu_ps(input.as_ptr().add(start));
-                let nonzero = _mm256_cmp_ps::<_CMP_NEQ_OQ>(x, _mm256_setzero_ps());
-                let keep = _mm256_movemask_ps(nonzero) as usize;
-                let order = _mm256_loadu_si256(LEFT_PACK[keep].as_ptr() as *const __m256i);
-                _mm256_storeu_ps(
-                    nz.value.as_mut_ptr().add(n) as *mut f32,
-                    _mm256_permutevar8x32_ps(x, order),
-                );
-                _mm256_storeu_si256(
-                    nz.index.as_mut_ptr().add(n) as *mut __m256i,
-                    _mm256_permutevar8x32_epi32(lanes, order),
-                );
-                n += keep.count_ones() as usize;
-                lanes = _mm256_add_epi32(lanes, _mm256_set1_epi32(8));
-                start += 8;
-            }
+            nz.gather_avx2(input);
+            self.finish_after::<16>(|hidden| {
+                self.accumulate_avx2(&nz, self.b1.as_ptr(), hidden.as_mut_ptr() as *mut f32)
+            })
         }
-        nz.n = n;
-        nz.push_from(input, start);
-        // SAFETY: this function's features include the accumulation's.
-        self.finish_after::<16>(|hidden| unsafe { self.accumulate_avx2(&nz, hidden) })
+    }
+
+    /// The five output probabilities for `input`, starting from the
+    /// first-layer sums `memo` kept of the last input it saw through this
+    /// network: only the inputs that changed are added (their change times
+    /// their row), where they are fewer than the non-zero inputs. A roll's
+    /// candidates differ in a few points of the mover's and in some
+    /// features, so most of the first layer's rows are skipped; GNU
+    /// Backgammon evaluates its candidates the same way. The result differs
+    /// from [`Self::forward`]'s by rounding only, and depends on what the
+    /// memo saw before: callers start a fresh memo for each list they walk
+    /// in order, so answers stay the same on any thread count.
+    #[inline]
+    pub fn forward_with_memo(&self, input: &[f32], memo: &mut FirstLayerMemo) -> [f32; OUTPUTS] {
+        match self.pass {
+            // SAFETY: `Pass::detect` found the features each pass is built for.
+            #[cfg(target_arch = "x86_64")]
+            Pass::Avx512 => unsafe { self.forward_memo_avx512(input, memo) },
+            #[cfg(target_arch = "x86_64")]
+            Pass::Avx2 => unsafe { self.forward_memo_avx2(input, memo) },
+            _ => self.forward_portable(input),
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx2,fma,f16c")]
+    unsafe fn forward_memo_avx512(
+        &self,
+        input: &[f32],
+        memo: &mut FirstLayerMemo,
+    ) -> [f32; OUTPUTS] {
+        // SAFETY: this function's features include the gather's and the
+        // accumulation's.
+        self.memo_pass::<32>(
+            input,
+            memo,
+            |nz| unsafe { nz.gather_avx512(input) },
+            |nz, base, out| unsafe { self.accumulate_avx512(nz, base, out) },
+        )
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma,f16c")]
+    unsafe fn forward_memo_avx2(&self, input: &[f32], memo: &mut FirstLayerMemo) -> [f32; OUTPUTS] {
+        // SAFETY: as in the AVX-512 pass.
+        self.memo_pass::<16>(
+            input,
+            memo,
+            |nz| unsafe { nz.gather_avx2(input) },
+            |nz, base, out| unsafe { self.accumulate_avx2(nz, base, out) },
+        )
+    }
+
+    /// One pass through `memo`: the changes since its last input added to
+    /// its sums, or where that is no cheaper, every non-zero input
+    /// (`gather`) added to the biases; `accumulate` sums rows from a base
+    /// into an output of `self.hidden` sums. Inlined into each vector pass.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn memo_pass<const BLOCK: usize>(
+        &self,
+        input: &[f32],
+        memo: &mut FirstLayerMemo,
+        gather: impl FnOnce(&mut NonZero),
+        accumulate: impl FnOnce(&NonZero, *const f32, *mut f32),
+    ) -> [f32; OUTPUTS] {
+        let mut nz = NonZero::new();
+        // SAFETY: both vector passes run on CPUs with AVX2.
+        let base = match unsafe { memo.changes_avx2(self, input, &mut nz) } {
+            true => memo.sums.as_ptr(),
+            false => {
+                gather(&mut nz);
+                self.b1.as_ptr()
+            }
+        };
+        // memo.sums holds MAX_HIDDEN >= self.hidden sums, and an
+        // accumulation reads each block of them before writing it.
+        accumulate(&nz, base, memo.sums.as_mut_ptr());
+        self.finish_from_memo::<BLOCK>(input, memo)
+    }
+
+    /// Records `input` as the memo's last, then finishes from its sums.
+    #[inline(always)]
+    fn finish_from_memo<const BLOCK: usize>(
+        &self,
+        input: &[f32],
+        memo: &mut FirstLayerMemo,
+    ) -> [f32; OUTPUTS] {
+        memo.owner = self as *const FastNet as usize;
+        memo.input[..input.len()].copy_from_slice(input);
+        let sums = &memo.sums[..self.hidden];
+        self.finish_after::<BLOCK>(|hidden| {
+            for (h, &s) in hidden.iter_mut().zip(sums) {
+                *h = MaybeUninit::new(s);
+            }
+        })
     }
 
     /// The first layer's sums by `accumulate`, which writes every one of
@@ -196,6 +249,51 @@ impl FastNet {
             *a = sigmoid_with::<true>(*a);
         }
         upper_layers::<true, BLOCK>(self.mid.as_ref(), &self.w2, &self.b2, hidden)
+    }
+}
+
+/// What [`NonZero::gather_avx2`] compares against.
+static NO_INPUTS: [f32; MAX_INPUTS] = [0.0; MAX_INPUTS];
+
+/// The inputs and first-layer sums (before the sigmoid) of the last
+/// evaluation through [`FastNet::forward_with_memo`], and which network
+/// made them.
+pub struct FirstLayerMemo {
+    /// The network's address; 0 before the first evaluation.
+    owner: usize,
+    input: [f32; MAX_INPUTS],
+    sums: [f32; MAX_HIDDEN],
+}
+
+impl FirstLayerMemo {
+    pub fn new() -> FirstLayerMemo {
+        FirstLayerMemo {
+            owner: 0,
+            input: [0.0; MAX_INPUTS],
+            sums: [0.0; MAX_HIDDEN],
+        }
+    }
+
+    /// Gathers into `nz` the changes of `input` from the memo's last
+    /// input. False, with `nz` to be gathered afresh, where the memo is of
+    /// another network or the changes are not fewer than the non-zero
+    /// inputs (a full pass is then no dearer).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn changes_avx2(&self, net: &FastNet, input: &[f32], nz: &mut NonZero) -> bool {
+        if self.owner != net as *const FastNet as usize {
+            return false;
+        }
+        // SAFETY: the caller's CPU has AVX2.
+        let nonzero = unsafe { nz.gather_changes_avx2(input, &self.input) };
+        nz.n < nonzero
+    }
+}
+
+impl Default for FirstLayerMemo {
+    fn default() -> Self {
+        FirstLayerMemo::new()
     }
 }
 
@@ -261,6 +359,98 @@ impl NonZero {
         self.n = n;
     }
 
+    /// Gathers the non-zero inputs sixteen at a time by a compress.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn gather_avx512(&mut self, input: &[f32]) {
+        use std::arch::x86_64::*;
+        assert!(input.len() <= MAX_INPUTS);
+        let (mut start, mut n) = (0, 0);
+        // SAFETY: loads read input[start..start + 16] inside input; stores
+        // write 16 lanes at n <= start, inside the arrays' extra room.
+        unsafe {
+            let mut lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+            while start + 16 <= input.len() {
+                let x = _mm512_loadu_ps(input.as_ptr().add(start));
+                let keep = _mm512_cmp_ps_mask::<_CMP_NEQ_OQ>(x, _mm512_setzero_ps());
+                _mm512_storeu_ps(
+                    self.value.as_mut_ptr().add(n) as *mut f32,
+                    _mm512_maskz_compress_ps(keep, x),
+                );
+                _mm512_storeu_si512(
+                    self.index.as_mut_ptr().add(n) as *mut __m512i,
+                    _mm512_maskz_compress_epi32(keep, lanes),
+                );
+                n += keep.count_ones() as usize;
+                lanes = _mm512_add_epi32(lanes, _mm512_set1_epi32(16));
+                start += 16;
+            }
+        }
+        // The count stays in a register through the loop: the stores
+        // through raw pointers could alias `self.n`.
+        self.n = n;
+        self.push_from(input, start);
+    }
+
+    /// Gathers the non-zero inputs eight at a time by a permutation looked
+    /// up from their mask (AVX2 has no compress).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn gather_avx2(&mut self, input: &[f32]) {
+        // SAFETY: the caller's CPU has AVX2.
+        unsafe { self.gather_changes_avx2(input, &NO_INPUTS) };
+    }
+
+    /// Gathers every input that differs from `before` as (index, input −
+    /// before), eight at a time; returns how many inputs are non-zero.
+    /// Against all zeros that is the non-zero inputs themselves.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn gather_changes_avx2(&mut self, input: &[f32], before: &[f32; MAX_INPUTS]) -> usize {
+        use std::arch::x86_64::*;
+        assert!(input.len() <= MAX_INPUTS);
+        let (mut start, mut n, mut nonzero) = (0, 0, 0);
+        // SAFETY: loads read input[start..start + 8] and the same lanes of
+        // `before`; stores write 8 lanes at n <= start, inside the arrays'
+        // extra room.
+        unsafe {
+            let mut lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+            while start + 8 <= input.len() {
+                let x = _mm256_loadu_ps(input.as_ptr().add(start));
+                let old = _mm256_loadu_ps(before.as_ptr().add(start));
+                let changed = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_NEQ_OQ>(x, old)) as usize;
+                let order = _mm256_loadu_si256(LEFT_PACK[changed].as_ptr() as *const __m256i);
+                _mm256_storeu_ps(
+                    self.value.as_mut_ptr().add(n) as *mut f32,
+                    _mm256_permutevar8x32_ps(_mm256_sub_ps(x, old), order),
+                );
+                _mm256_storeu_si256(
+                    self.index.as_mut_ptr().add(n) as *mut __m256i,
+                    _mm256_permutevar8x32_epi32(lanes, order),
+                );
+                n += changed.count_ones() as usize;
+                nonzero += _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_NEQ_OQ>(x, _mm256_setzero_ps()))
+                    .count_ones() as usize;
+                lanes = _mm256_add_epi32(lanes, _mm256_set1_epi32(8));
+                start += 8;
+            }
+        }
+        // The count stays in a register through the loop: the stores
+        // through raw pointers could alias `self.n`.
+        for (i, &x) in input.iter().enumerate().skip(start) {
+            self.index[n] = MaybeUninit::new(i as i32);
+            self.value[n] = MaybeUninit::new(x - before[i]);
+            n += (x != before[i]) as usize;
+            nonzero += (x != 0.0) as usize;
+        }
+        self.n = n;
+        self.inputs = input.len();
+        nonzero
+    }
+
     /// The kept inputs' indices and values.
     #[inline(always)]
     fn kept(&self) -> (&[i32], &[f32]) {
@@ -286,7 +476,7 @@ macro_rules! accumulate {
             #[cfg(target_arch = "x86_64")]
             #[target_feature(enable = $features)]
             #[inline]
-            unsafe fn $name(&self, nz: &NonZero, hidden: &mut [MaybeUninit<f32>; MAX_HIDDEN]) {
+            unsafe fn $name(&self, nz: &NonZero, base: *const f32, out: *mut f32) {
                 let (index, value) = nz.kept();
                 use std::arch::x86_64::*;
                 const LANES: usize = $lanes;
@@ -309,10 +499,12 @@ macro_rules! accumulate {
                 };
                 let mut block = 0;
                 // SAFETY (the loads and stores below): block + lane < h,
-                // and hidden and b1 hold at least h values.
+                // and the caller's base and out hold at least h values
+                // (they may be the same: each block is read before it is
+                // written).
                 unsafe {
                     while block + 8 * LANES <= h {
-                        let b = self.b1.as_ptr().add(block);
+                        let b = base.add(block);
                         let mut acc = [$zero(); 8];
                         for (k, a) in acc.iter_mut().enumerate() {
                             *a = $load(b.add(LANES * k));
@@ -324,16 +516,16 @@ macro_rules! accumulate {
                             }
                         }
                         for (k, a) in acc.iter().enumerate() {
-                            $store(hidden.as_mut_ptr().add(block + LANES * k) as *mut f32, *a);
+                            $store(out.add(block + LANES * k), *a);
                         }
                         block += 8 * LANES;
                     }
                     while block < h {
-                        let mut a = $load(self.b1.as_ptr().add(block));
+                        let mut a = $load(base.add(block));
                         for (&i, &v) in index.iter().zip(value) {
                             a = $fmadd($set1(v), row_weights(i, block, 0), a);
                         }
-                        $store(hidden.as_mut_ptr().add(block) as *mut f32, a);
+                        $store(out.add(block), a);
                         block += LANES;
                     }
                 }
@@ -545,6 +737,44 @@ mod tests {
         for (mask, order) in LEFT_PACK.iter().enumerate() {
             let lanes: Vec<i32> = (0..8).filter(|l| mask >> l & 1 == 1).collect();
             assert_eq!(&order[..lanes.len()], &lanes[..], "mask {mask:08b}");
+        }
+    }
+
+    #[test]
+    fn a_memo_gives_the_full_pass_answer_along_a_walk() {
+        let (a, b) = (
+            FastNet::from(&Mlp::random_deep(230, 128, 64, 4)),
+            FastNet::from(&Mlp::random_deep(230, 128, 64, 5)),
+        );
+        let mut memo = FirstLayerMemo::new();
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut input = vec![0f32; 230];
+        for step in 0..400 {
+            // Mostly a few inputs changed, now and then most of them, and
+            // now and then the other network: every path of the memo.
+            let changes = if step % 37 == 0 { 200 } else { 1 + step % 9 };
+            for _ in 0..changes {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                let i = (s % 230) as usize;
+                input[i] = if s >> 60 < 6 {
+                    0.0
+                } else {
+                    (s >> 40) as f32 / (1u64 << 24) as f32
+                };
+            }
+            let net = if step % 50 < 45 { &a } else { &b };
+            let (full, walked) = (
+                net.forward(&input),
+                net.forward_with_memo(&input, &mut memo),
+            );
+            for o in 0..OUTPUTS {
+                assert!(
+                    (full[o] - walked[o]).abs() < 1e-5,
+                    "step {step}: {full:?} vs {walked:?}"
+                );
+            }
         }
     }
 

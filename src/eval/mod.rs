@@ -18,6 +18,7 @@ mod shipped;
 
 pub use encoding::NetKind;
 pub use evaluator::{Evaluator, PositionClass, contact_net};
+pub use fast_net::FirstLayerMemo;
 pub use model_file::{Model, ModelError, ModelMeta};
 pub use probs::Probs;
 pub use shipped::{model_or_shipped, shipped_model};

@@ -223,9 +223,13 @@ fn mid_block<const B: usize, const FUSED: bool>(
 ) {
     let units = b.len();
     let (mut a0, mut a1, mut a2, mut a3) = ([0f32; B], [0f32; B], [0f32; B], [0f32; B]);
+    // Checked once here rather than per row: four range checks an
+    // iteration were as many instructions as its multiply-adds.
+    assert!(start + B <= units && w.len() == lower.len() * units);
+    let base = w[start..].as_ptr();
     let row = |i: usize| -> &[f32; B] {
-        let at = i * units + start;
-        w[at..at + B].try_into().expect("B weights")
+        // SAFETY: i < lower.len(), so i * units + start + B <= w.len().
+        unsafe { &*(base.add(i * units) as *const [f32; B]) }
     };
     for (g, xs) in lower.chunks_exact(4).enumerate() {
         let (r0, r1, r2, r3) = (row(4 * g), row(4 * g + 1), row(4 * g + 2), row(4 * g + 3));

@@ -3,7 +3,7 @@
 use super::{RolloutSettings, Strata};
 use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, legal_moves};
 use crate::cube::{CubeState, TakeAnswer};
-use crate::eval::{PositionClass, Probs};
+use crate::eval::{FirstLayerMemo, PositionClass, Probs};
 use crate::players::duel::splitmix;
 use crate::search::{Preselection, SearchSettings, Searcher, static_value};
 use rand::rngs::SmallRng;
@@ -224,8 +224,12 @@ impl<'a> Trial<'a> {
         indices: impl Iterator<Item = usize>,
     ) -> (Position, Probs) {
         let mut best = (moves[0].position, Probs::default(), f32::NEG_INFINITY);
+        let mut memo = FirstLayerMemo::new();
         for i in indices {
-            let p = self.searcher.evaluator().after_move(&moves[i].position);
+            let p = self
+                .searcher
+                .evaluator()
+                .after_candidate(&moves[i].position, &mut memo);
             let e = p.equity();
             if e > best.2 {
                 best = (moves[i].position, p, e);

@@ -18,7 +18,7 @@ pub use engine::{
 };
 
 use crate::backgammon::{Dice, MoveList, Position, legal_moves};
-use crate::eval::{Evaluator, Probs};
+use crate::eval::{Evaluator, FirstLayerMemo, Probs};
 
 /// Probabilities for the side that just moved into `after` (its own view),
 /// looking `ply` plies ahead.
@@ -41,8 +41,13 @@ pub fn after_move(eval: &Evaluator, after: &Position, ply: u8) -> Probs {
 /// The candidate of `list` with the highest equity at `ply`.
 pub fn best_index(eval: &Evaluator, list: &MoveList, ply: u8) -> usize {
     let mut best = (0, f32::NEG_INFINITY);
+    let mut memo = FirstLayerMemo::new();
     for (i, c) in list.iter().enumerate() {
-        let e = after_move(eval, &c.position, ply).equity();
+        let e = match ply {
+            0 => eval.after_candidate(&c.position, &mut memo),
+            _ => after_move(eval, &c.position, ply),
+        }
+        .equity();
         if e > best.1 {
             best = (i, e);
         }

@@ -5,7 +5,7 @@
 
 use crate::backgammon::{GameResult, Position, with_legal_moves};
 use crate::cube::CubeState;
-use crate::eval::{Evaluator, NetKind, Probs};
+use crate::eval::{Evaluator, FirstLayerMemo, NetKind, Probs};
 use crate::players::duel::{roll_for_turn, splitmix};
 use crate::search::Searcher;
 use rand::rngs::SmallRng;
@@ -193,8 +193,9 @@ pub fn play_game(
             let moves = list.as_slice();
             equities.clear();
             let mut best = (0, Probs::default(), f32::NEG_INFINITY);
+            let mut memo = FirstLayerMemo::new();
             for (i, c) in moves.iter().enumerate() {
-                let v = eval.after_move(&c.position);
+                let v = eval.after_candidate(&c.position, &mut memo);
                 let e = v.equity();
                 equities.push(e);
                 if e > best.2 {
