@@ -8,6 +8,10 @@
 //! load) the same rows stream twice as fast. Rounding a weight to 11
 //! significant bits moves an output by about 1e-4, far below what
 //! separates moves; training keeps the full f32 weights in [`Mlp`].
+//!
+//! A roll's candidates, evaluated one after another, can go through a
+//! [`FirstLayerMemo`]: each then adds only the rows of the inputs that
+//! changed since the previous candidate.
 
 use std::mem::MaybeUninit;
 
@@ -152,7 +156,10 @@ impl FastNet {
             Pass::Avx512 => unsafe { self.forward_memo_avx512(input, memo) },
             #[cfg(target_arch = "x86_64")]
             Pass::Avx2 => unsafe { self.forward_memo_avx2(input, memo) },
-            _ => self.forward_portable(input),
+            _ => {
+                let _ = memo;
+                self.forward_portable(input)
+            }
         }
     }
 
@@ -214,6 +221,7 @@ impl FastNet {
     }
 
     /// Records `input` as the memo's last, then finishes from its sums.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn finish_from_memo<const BLOCK: usize>(
         &self,
@@ -253,11 +261,13 @@ impl FastNet {
 }
 
 /// What [`NonZero::gather_avx2`] compares against.
+#[cfg(target_arch = "x86_64")]
 static NO_INPUTS: [f32; MAX_INPUTS] = [0.0; MAX_INPUTS];
 
 /// The inputs and first-layer sums (before the sigmoid) of the last
 /// evaluation through [`FastNet::forward_with_memo`], and which network
 /// made them.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub struct FirstLayerMemo {
     /// The network's address; 0 before the first evaluation.
     owner: usize,
