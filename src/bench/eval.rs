@@ -73,17 +73,9 @@ pub fn measure(
         });
     }
     let mut list = MoveList::new();
-    for (what, per_candidate, set) in [
-        (
-            "contact 0-ply move choices",
-            "  their candidates evaluated",
-            contact,
-        ),
-        (
-            "race 0-ply move choices",
-            "  their candidates evaluated",
-            race,
-        ),
+    for (what, set) in [
+        ("contact 0-ply move choices", contact),
+        ("race 0-ply move choices", race),
     ] {
         // Every pass evaluates the same candidates: the evaluator's real
         // work, a roll's candidates one after another.
@@ -92,6 +84,7 @@ pub fn measure(
             choice_pass(eval, set, &mut list);
             set.len() * 21
         });
+        let per_candidate = "  their candidates evaluated";
         for (what, rate) in [(what, rate), (per_candidate, rate * candidates)] {
             out.push(EvalMeasure {
                 what,
