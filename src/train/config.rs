@@ -111,6 +111,13 @@ pub struct TrainConfig {
     /// How many times more a rolled-out contact position is seen per
     /// epoch (`hard_plan_weight` multiplies it).
     pub rollout_weight: u32,
+    /// Draws the rolled-out contact positions only among those whose
+    /// search target gives the side on roll a win chance in `[lo, hi]`
+    /// (none: among all of them). The doubling window is where the cube's
+    /// double and take decisions rest on the network's probabilities, and
+    /// where kotra-v17's cube errors are: back and holding games whose
+    /// leader it rates well above what its own rollouts find.
+    pub contact_rollout_window: Option<[f32; 2]>,
     /// In a distillation that trains the contact network: this many
     /// contact positions of each chunk (drawn by the seed) get a roll, and
     /// the results of the teacher's best `sibling_moves` plays for it are
@@ -165,6 +172,7 @@ impl Default for TrainConfig {
             contact_rollouts_per_chunk: 0,
             contact_rollout_trials: 0,
             rollout_weight: 1,
+            contact_rollout_window: None,
             siblings_per_chunk: 0,
             sibling_moves: 0,
             extra_sets: Vec::new(),
@@ -358,6 +366,14 @@ impl TrainConfig {
         {
             return Err(ConfigError::Invalid(
                 "contact_rollout_trials and contact_rollouts_per_chunk go together, in a distillation whose distill_nets trains the contact network".into(),
+            ));
+        }
+        if let Some([lo, hi]) = self.contact_rollout_window
+            && !(self.contact_rollout_trials > 0 && 0.0 <= lo && lo < hi && hi <= 1.0)
+        {
+            return Err(ConfigError::Invalid(
+                "contact_rollout_window is [lo, hi] with 0 <= lo < hi <= 1, for contact rollouts"
+                    .into(),
             ));
         }
         if self.target_prune > 0 && self.target_ply == 0 {

@@ -315,11 +315,14 @@ fn with_contact_rollouts(
     teacher: &Evaluator,
     cfg: &super::TrainConfig,
 ) -> Result<(Vec<Sample>, Vec<usize>), TrainError> {
-    let (chosen, seed) = draw_contact(&chunk, c, 5, cfg.contact_rollouts_per_chunk, cfg);
+    let window = cfg.contact_rollout_window;
+    let (chosen, seed) = draw_contact(&chunk, c, 5, cfg.contact_rollouts_per_chunk, window, cfg);
     let picked: Vec<Sample> = chosen.iter().map(|&i| chunk[i]).collect();
+    // Another window draws other positions: another cache.
+    let drawn_from = window.map_or(String::new(), |[lo, hi]| format!("-w{lo}-{hi}"));
     let rollouts = Rollouts {
         dir: out_dir.join(format!(
-            "contact-rollouts-{}-{}",
+            "contact-rollouts-{}-{}{drawn_from}",
             cfg.contact_rollout_trials, cfg.contact_rollouts_per_chunk
         )),
         trials: cfg.contact_rollout_trials,
@@ -344,7 +347,7 @@ fn siblings_of(
     teacher: &Evaluator,
     cfg: &super::TrainConfig,
 ) -> Result<Vec<Sample>, TrainError> {
-    let (chosen, seed) = draw_contact(chunk, c, 7, cfg.siblings_per_chunk, cfg);
+    let (chosen, seed) = draw_contact(chunk, c, 7, cfg.siblings_per_chunk, None, cfg);
     let k = chosen.len();
     let origins: Vec<Sample> = chosen.iter().map(|&i| chunk[i]).collect();
     let dir = out_dir.join(format!(
@@ -381,18 +384,21 @@ fn siblings_of(
     Ok(sibs)
 }
 
-/// Up to `k` of `chunk`'s contact positions (number `c`), drawn by the
-/// config's seed salted by `salt` (one salt per use, so that the draws
-/// are independent): their indices, ascending, and the draw's seed.
+/// Up to `k` of `chunk`'s contact positions (number `c`), with a win
+/// chance in `window` where one is given, drawn by the config's seed
+/// salted by `salt` (one salt per use, so that the draws are
+/// independent): their indices, ascending, and the draw's seed.
 fn draw_contact(
     chunk: &[Sample],
     c: u64,
     salt: u64,
     k: u32,
+    window: Option<[f32; 2]>,
     cfg: &super::TrainConfig,
 ) -> (Vec<usize>, u64) {
+    let in_window = |s: &Sample| window.is_none_or(|[lo, hi]| (lo..=hi).contains(&s.target.win()));
     let contact: Vec<usize> = (0..chunk.len())
-        .filter(|&i| chunk[i].kind != NetKind::Race)
+        .filter(|&i| chunk[i].kind != NetKind::Race && in_window(&chunk[i]))
         .collect();
     let seed = splitmix(cfg.seed ^ splitmix(c.wrapping_add(salt << 41)));
     let mut rng = SmallRng::seed_from_u64(seed);
@@ -710,6 +716,65 @@ mod tests {
             .to_string();
         assert!(err.contains("not the chunk's race positions"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_window_draws_rollouts_among_the_positions_it_holds() {
+        let (eval, chunk) = two_game_chunk();
+        let wins: Vec<f32> = chunk
+            .iter()
+            .filter(|s| s.kind != NetKind::Race)
+            .map(|s| s.target.win())
+            .collect();
+        let mut sorted = wins.clone();
+        sorted.sort_by(f32::total_cmp);
+        // The middle third of this chunk's win chances.
+        let (lo, hi) = (sorted[sorted.len() / 3], sorted[2 * sorted.len() / 3]);
+        let inside = wins.iter().filter(|&&w| (lo..=hi).contains(&w)).count();
+        assert!(
+            inside > 4 && inside < wins.len(),
+            "{inside} of {}",
+            wins.len()
+        );
+        let cfg = crate::train::TrainConfig {
+            distill_teacher: Some("t.net".into()),
+            target_ply: 1,
+            contact_rollout_trials: 4,
+            contact_rollouts_per_chunk: 4,
+            contact_rollout_window: Some([lo, hi]),
+            ..Default::default()
+        };
+        cfg.validate().unwrap();
+        let dir = std::env::temp_dir().join(format!("kotra-window-{}", std::process::id()));
+        let (_, chosen) = with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &cfg).unwrap();
+        assert_eq!(chosen.len(), 4);
+        for &i in &chosen {
+            let w = chunk[i].target.win();
+            assert!(
+                chunk[i].kind != NetKind::Race && (lo..=hi).contains(&w),
+                "{w}"
+            );
+        }
+        // Its cache is its own: the window is in the folder's name.
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, [format!("contact-rollouts-4-4-w{lo}-{hi}")]);
+        std::fs::remove_dir_all(&dir).unwrap();
+        for bad in [[0.6, 0.5], [-0.1, 0.5], [0.5, 1.5], [f32::NAN, 0.5]] {
+            let cfg = crate::train::TrainConfig {
+                contact_rollout_window: Some(bad),
+                ..cfg.clone()
+            };
+            assert!(cfg.validate().is_err(), "{bad:?}");
+        }
+        let no_rollouts = crate::train::TrainConfig {
+            contact_rollout_trials: 0,
+            contact_rollouts_per_chunk: 0,
+            ..cfg
+        };
+        assert!(no_rollouts.validate().is_err());
     }
 
     /// A random network and the samples of two of its games with 1-ply

@@ -140,6 +140,9 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                     ", {} contact positions a chunk rolled out ({} trials, weight {})",
                     cfg.contact_rollouts_per_chunk, cfg.contact_rollout_trials, cfg.rollout_weight
                 );
+                if let Some([lo, hi]) = cfg.contact_rollout_window {
+                    rolled += &format!(", drawn where the win chance is {lo} to {hi}");
+                }
             }
             if cfg.sibling_moves > 0 {
                 rolled += &format!(
