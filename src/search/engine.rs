@@ -403,52 +403,62 @@ impl<'a> Searcher<'a> {
 
     /// The cube decision before the roll of `pos` for its roller.
     pub fn cube_decision(&self, pos: &Position, state: &CubeState, ply: u8) -> CubeAnalysis {
-        let states = [*state, state.doubled(), state.beavered()];
-        let n = if state.beavers_allowed() { 3 } else { 2 };
-        let mut v = [0f32; 3];
-        if ply == 0
-            && let Some((no_double, double_take)) = exact_cube(pos, state)
-        {
+        if ply == 0 {
             let probs = self.probs(pos);
-            let decision = CubeDecision::new(
-                no_double,
-                double_take,
-                1.0,
-                state.roller_may_double(),
-                false,
-            );
             return CubeAnalysis {
-                decision,
+                decision: static_cube_decision(pos, &probs, state),
                 probs,
                 ply,
             };
         }
-        let probs = if ply == 0 {
-            // Each state's own static value: the cube action is what is
-            // being decided here.
-            let p = self.probs(pos);
-            for (o, s) in v.iter_mut().zip(&states[..n]) {
-                *o = leaf_value(pos, &p, s);
-            }
-            p
-        } else {
-            self.roll_average(pos, &states[..n], ply, &mut v[..n], true)
-        };
-        let beaver = n == 3 && v[2] < v[1];
-        let double_take = if beaver { v[2] } else { v[1] };
-        let decision = CubeDecision::new(
-            state.normalise(v[0]),
-            state.normalise(double_take),
-            state.normalise(state.cash()),
-            state.roller_may_double(),
-            beaver,
-        );
+        let states = [*state, state.doubled(), state.beavered()];
+        let n = if state.beavers_allowed() { 3 } else { 2 };
+        let mut v = [0f32; 3];
+        let probs = self.roll_average(pos, &states[..n], ply, &mut v[..n], true);
         CubeAnalysis {
-            decision,
+            decision: decide(state, &v[..n]),
             probs,
             ply,
         }
     }
+}
+
+/// The 0-ply cube decision of `pos` from its cubeless probabilities `p`:
+/// each cube state's own static value (the cube action is what is being
+/// decided), or the two-sided database's exact cubeful equities where it
+/// answers. Public so that the cube model can be checked on its own,
+/// given someone else's probabilities.
+pub fn static_cube_decision(pos: &Position, p: &Probs, state: &CubeState) -> CubeDecision {
+    if let Some((no_double, double_take)) = exact_cube(pos, state) {
+        return CubeDecision::new(
+            no_double,
+            double_take,
+            1.0,
+            state.roller_may_double(),
+            false,
+        );
+    }
+    let states = [*state, state.doubled(), state.beavered()];
+    let n = if state.beavers_allowed() { 3 } else { 2 };
+    let mut v = [0f32; 3];
+    for (o, s) in v.iter_mut().zip(&states[..n]) {
+        *o = leaf_value(pos, p, s);
+    }
+    decide(state, &v[..n])
+}
+
+/// The decision from the roller's values with the cube as it is, doubled
+/// and taken, and (where beavers are allowed) beavered.
+fn decide(state: &CubeState, v: &[f32]) -> CubeDecision {
+    let beaver = v.len() == 3 && v[2] < v[1];
+    let double_take = if beaver { v[2] } else { v[1] };
+    CubeDecision::new(
+        state.normalise(v[0]),
+        state.normalise(double_take),
+        state.normalise(state.cash()),
+        state.roller_may_double(),
+        beaver,
+    )
 }
 
 /// The roller's value with its best cube action: double where the doubled
