@@ -131,8 +131,9 @@ fn cube_model_decides_like_gnubg_on_gnubgs_probabilities() {
         let after_double = dt.min(dp);
         let ours_doubled = if d.should_double() { after_double } else { nd };
         let takes = d.take != TakeAnswer::Pass;
-        let error =
-            nd.max(after_double) - ours_doubled + if takes { dt } else { dp } - after_double;
+        let doubler_error = nd.max(after_double) - ours_doubled;
+        let taker_error = if takes { dt } else { dp } - after_double;
+        let error = doubler_error + taker_error;
         let gnubg_doubles = matches!(r["action"].as_str().unwrap(), "double/take" | "double/pass");
         agree +=
             usize::from(gnubg_doubles == d.should_double() && (r["response"] == "take") == takes);

@@ -411,8 +411,7 @@ impl<'a> Searcher<'a> {
                 ply,
             };
         }
-        let states = [*state, state.doubled(), state.beavered()];
-        let n = if state.beavers_allowed() { 3 } else { 2 };
+        let (states, n) = cube_states(state);
         let mut v = [0f32; 3];
         let probs = self.roll_average(pos, &states[..n], ply, &mut v[..n], true);
         CubeAnalysis {
@@ -438,13 +437,19 @@ pub fn static_cube_decision(pos: &Position, p: &Probs, state: &CubeState) -> Cub
             false,
         );
     }
-    let states = [*state, state.doubled(), state.beavered()];
-    let n = if state.beavers_allowed() { 3 } else { 2 };
+    let (states, n) = cube_states(state);
     let mut v = [0f32; 3];
     for (o, s) in v.iter_mut().zip(&states[..n]) {
         *o = leaf_value(pos, p, s);
     }
     decide(state, &v[..n])
+}
+
+/// The cube states a decision weighs (as it is, doubled and taken, and
+/// beavered) and how many of them apply.
+fn cube_states(state: &CubeState) -> ([CubeState; 3], usize) {
+    let n = if state.beavers_allowed() { 3 } else { 2 };
+    ([*state, state.doubled(), state.beavered()], n)
 }
 
 /// The decision from the roller's values with the cube as it is, doubled
