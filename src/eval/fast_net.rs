@@ -1,5 +1,5 @@
-//! The evaluator's copy of a network, laid out for speed: the first
-//! layer's weights in half precision.
+//! The evaluator's copy of a network, laid out for speed: the first and
+//! second layers' weights in half precision.
 //!
 //! A contact evaluation adds one first-layer row per non-zero input, about
 //! seventy rows of 256 weights, and at 4 bytes a weight those rows do not
@@ -7,7 +7,9 @@
 //! At 2 bytes a weight (IEEE binary16, widened by the F16C instruction on
 //! load) the same rows stream twice as fast. Rounding a weight to 11
 //! significant bits moves an output by about 1e-4, far below what
-//! separates moves; training keeps the full f32 weights in [`Mlp`].
+//! separates moves; training keeps the full f32 weights in [`Mlp`]. The
+//! second layer, dense and read whole on every evaluation, is halved for
+//! the same reason: see `FastNet::mid_half`.
 //!
 //! A roll's candidates, evaluated one after another, can go through a
 //! [`FirstLayerMemo`]: each then adds only the rows of the inputs that
@@ -16,7 +18,7 @@
 use std::mem::MaybeUninit;
 
 use super::network::{
-    MAX_HIDDEN, MidLayer, Mlp, OUTPUTS, hidden_layer, sigmoid_with, upper_layers,
+    MAX_HIDDEN, MidLayer, Mlp, OUTPUTS, hidden_layer, output_layer, sigmoid_with, upper_layers,
 };
 
 /// The most inputs the vector paths gather.
@@ -33,20 +35,24 @@ enum Pass {
 }
 
 impl Pass {
-    fn detect(hidden: usize, inputs: usize) -> Pass {
+    fn detect(hidden: usize, last: usize, inputs: usize) -> Pass {
         #[cfg(target_arch = "x86_64")]
         if inputs <= MAX_INPUTS {
             let avx2 = std::is_x86_feature_detected!("avx2")
                 && std::is_x86_feature_detected!("fma")
                 && std::is_x86_feature_detected!("f16c");
-            if avx2 && hidden.is_multiple_of(16) && std::is_x86_feature_detected!("avx512f") {
+            if avx2
+                && hidden.is_multiple_of(16)
+                && last.is_multiple_of(16)
+                && std::is_x86_feature_detected!("avx512f")
+            {
                 return Pass::Avx512;
             }
             if avx2 {
                 return Pass::Avx2;
             }
         }
-        let _ = (hidden, inputs);
+        let _ = (hidden, last, inputs);
         Pass::Portable
     }
 }
@@ -61,9 +67,15 @@ pub struct FastNet {
     /// so both paths compute with the same values.
     w1_rounded: Vec<f32>,
     b1: Vec<f32>,
-    /// The second hidden layer, in full precision: dense, small and read
-    /// whole on every evaluation, so it stays in cache.
+    /// The second hidden layer, its weights rounded to binary16 as the
+    /// first layer's are (the portable pass reads them widened back).
     mid: Option<MidLayer>,
+    /// `[hidden][units]`, binary16 bits: the vector passes read these.
+    /// In f32 the layer's 32 KB (128 × 64) filled the whole level-1 data
+    /// cache, and every evaluation fetched most of it again from level 2
+    /// (a fifth of a rollout's time went to those loads); at 16 KB it
+    /// stays in level 1 beside the first layer's rows.
+    mid_half: Vec<u16>,
     w2: Vec<f32>,
     b2: [f32; OUTPUTS],
 }
@@ -72,13 +84,19 @@ impl From<&Mlp> for FastNet {
     fn from(m: &Mlp) -> FastNet {
         let w1_half: Vec<u16> = m.w1.iter().map(|&w| f16_bits(w)).collect();
         FastNet {
-            pass: Pass::detect(m.hidden, m.inputs),
+            pass: Pass::detect(m.hidden, m.last_hidden(), m.inputs),
             inputs: m.inputs,
             hidden: m.hidden,
             w1_rounded: w1_half.iter().map(|&h| f16_value(h)).collect(),
             w1_half,
             b1: m.b1.clone(),
-            mid: m.mid.clone(),
+            mid: m.mid.as_ref().map(|mid| MidLayer {
+                w: mid.w.iter().map(|&w| f16_value(f16_bits(w))).collect(),
+                ..mid.clone()
+            }),
+            mid_half: m.mid.as_ref().map_or(Vec::new(), |mid| {
+                mid.w.iter().map(|&w| f16_bits(w)).collect()
+            }),
             w2: m.w2.clone(),
             b2: m.b2,
         }
@@ -240,9 +258,11 @@ impl FastNet {
 
     /// The first layer's sums by `accumulate`, which writes every one of
     /// the first `self.hidden` of them, then their sigmoids and the upper
-    /// layers with fused multiply-adds, the second layer in blocks of
-    /// `BLOCK` units ([`super::network::mid_layer`]); inlined into each
-    /// vector pass so that it is vectorised at that pass's width.
+    /// layers with fused multiply-adds, the second layer from its binary16
+    /// weights at the pass's width (`BLOCK` 16: AVX2, 32: AVX-512);
+    /// inlined into each vector pass so that it is vectorised at that
+    /// pass's width.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn finish_after<const BLOCK: usize>(
         &self,
@@ -256,9 +276,126 @@ impl FastNet {
         for a in hidden.iter_mut() {
             *a = sigmoid_with::<true>(*a);
         }
-        upper_layers::<true, BLOCK>(self.mid.as_ref(), &self.w2, &self.b2, hidden)
+        let Some(mid) = &self.mid else {
+            return output_layer::<true>(&self.w2, &self.b2, hidden);
+        };
+        let mut scratch = [MaybeUninit::uninit(); MAX_HIDDEN];
+        // SAFETY: this is inlined only into the vector passes, AVX-512's
+        // with BLOCK 32, AVX2's with 16, each on a CPU with the features
+        // of its layer pass.
+        let upper = unsafe {
+            if BLOCK == 32 {
+                self.mid_half_avx512(&mid.b, hidden, &mut scratch)
+            } else {
+                self.mid_half_avx2(&mid.b, hidden, &mut scratch)
+            }
+        };
+        output_layer::<true>(&self.w2, &self.b2, upper)
     }
 }
+
+/// The second hidden layer from its binary16 weights, one pass per vector
+/// width: blocks of two registers of units, each unit summed in four
+/// partial sums over every fourth lower unit (eight independent chains
+/// hide the multiply-add latency) and combined as
+/// [`super::network::mid_layer`] combines them, so the passes differ from
+/// the portable one by the fused rounding only; a one-register tail.
+macro_rules! mid_half {
+    ($name:ident, $features:literal, $lanes:literal, $zero:ident, $set1:ident,
+     $fmadd:ident, $add:ident, $store:ident, $half_load:ident, $half_reg:ty, $widen:ident) => {
+        impl FastNet {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn $name<'s>(
+                &self,
+                bias: &[f32],
+                lower: &[f32],
+                scratch: &'s mut [MaybeUninit<f32>; MAX_HIDDEN],
+            ) -> &'s mut [f32] {
+                use std::arch::x86_64::*;
+                const LANES: usize = $lanes;
+                let units = bias.len();
+                assert!(
+                    self.mid_half.len() == lower.len() * units
+                        && units <= MAX_HIDDEN
+                        && units.is_multiple_of(LANES)
+                        && lower.len().is_multiple_of(4)
+                );
+                let w = self.mid_half.as_ptr();
+                let out = scratch.as_mut_ptr() as *mut f32;
+                let mut start = 0;
+                // SAFETY (the loads and stores below): start + LANES · regs
+                // <= units, so every row's block lies inside mid_half, and
+                // out holds MAX_HIDDEN >= units values.
+                unsafe {
+                    let weights = |i: usize, at: usize| {
+                        $widen($half_load(w.add(i * units + at) as *const $half_reg))
+                    };
+                    while start + 2 * LANES <= units {
+                        let mut a = [[$zero(); 2]; 4];
+                        for (g, xs) in lower.chunks_exact(4).enumerate() {
+                            for (p, &x) in xs.iter().enumerate() {
+                                let x = $set1(x);
+                                for r in 0..2 {
+                                    a[p][r] =
+                                        $fmadd(x, weights(4 * g + p, start + r * LANES), a[p][r]);
+                                }
+                            }
+                        }
+                        for r in 0..2 {
+                            let sum = $add($add(a[0][r], a[1][r]), $add(a[2][r], a[3][r]));
+                            $store(out.add(start + r * LANES), sum);
+                        }
+                        start += 2 * LANES;
+                    }
+                    if start < units {
+                        let mut a = [$zero(); 4];
+                        for (g, xs) in lower.chunks_exact(4).enumerate() {
+                            for (p, &x) in xs.iter().enumerate() {
+                                a[p] = $fmadd($set1(x), weights(4 * g + p, start), a[p]);
+                            }
+                        }
+                        $store(out.add(start), $add($add(a[0], a[1]), $add(a[2], a[3])));
+                    }
+                }
+                // SAFETY: the blocks wrote the first `units` slots.
+                let upper = unsafe { std::slice::from_raw_parts_mut(out, units) };
+                for (u, &b) in upper.iter_mut().zip(bias) {
+                    *u = sigmoid_with::<true>(*u + b);
+                }
+                upper
+            }
+        }
+    };
+}
+
+mid_half!(
+    mid_half_avx2,
+    "avx2,fma,f16c",
+    8,
+    _mm256_setzero_ps,
+    _mm256_set1_ps,
+    _mm256_fmadd_ps,
+    _mm256_add_ps,
+    _mm256_storeu_ps,
+    _mm_loadu_si128,
+    __m128i,
+    _mm256_cvtph_ps
+);
+mid_half!(
+    mid_half_avx512,
+    "avx512f,avx2,fma,f16c",
+    16,
+    _mm512_setzero_ps,
+    _mm512_set1_ps,
+    _mm512_fmadd_ps,
+    _mm512_add_ps,
+    _mm512_storeu_ps,
+    _mm256_loadu_si256,
+    __m256i,
+    _mm512_cvtph_ps
+);
 
 /// What [`NonZero::gather_avx2`] compares against.
 #[cfg(target_arch = "x86_64")]
@@ -684,7 +821,10 @@ mod tests {
         let nets = [8, 72, 128, 256]
             .map(|hidden| Mlp::random(50, hidden, hidden as u64))
             .into_iter()
-            .chain([Mlp::random_deep(50, 128, 32, 3)]);
+            .chain([
+                Mlp::random_deep(50, 128, 32, 3),
+                Mlp::random_deep(50, 128, 24, 7),
+            ]);
         for m in nets {
             let (hidden, net) = (m.hidden, FastNet::from(&m));
             let input: Vec<f32> = (0..50)
