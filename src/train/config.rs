@@ -118,6 +118,9 @@ pub struct TrainConfig {
     /// where kotra-v17's cube errors are: back and holding games whose
     /// leader it rates well above what its own rollouts find.
     pub contact_rollout_window: Option<[f32; 2]>,
+    /// How the rolled-out contact positions are chosen among those
+    /// eligible ([`RolloutPick`]).
+    pub contact_rollout_pick: RolloutPick,
     /// In a distillation that trains the contact network: this many
     /// contact positions of each chunk (drawn by the seed) get a roll, and
     /// the results of the teacher's best `sibling_moves` plays for it are
@@ -173,6 +176,7 @@ impl Default for TrainConfig {
             contact_rollout_trials: 0,
             rollout_weight: 1,
             contact_rollout_window: None,
+            contact_rollout_pick: RolloutPick::Random,
             siblings_per_chunk: 0,
             sibling_moves: 0,
             extra_sets: Vec::new(),
@@ -255,6 +259,22 @@ impl DistillNets {
             DistillNets::Both => true,
         }
     }
+}
+
+/// Which of a chunk's eligible contact positions get rollout targets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RolloutPick {
+    /// Drawn by the seed, all alike.
+    #[default]
+    Random,
+    /// Those where the teacher's static equity and its search value
+    /// (the position's target) differ most. A perfect evaluator's static
+    /// value is the mean of its search's, so the gap marks where the
+    /// network contradicts itself: the back games and holding games whose
+    /// leader it overrates are such positions, and a random draw reaches
+    /// them a few at a time.
+    Disagreement,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -374,6 +394,11 @@ impl TrainConfig {
             return Err(ConfigError::Invalid(
                 "contact_rollout_window is [lo, hi] with 0 <= lo < hi <= 1, for contact rollouts"
                     .into(),
+            ));
+        }
+        if self.contact_rollout_pick != RolloutPick::Random && self.contact_rollout_trials == 0 {
+            return Err(ConfigError::Invalid(
+                "contact_rollout_pick is for contact rollouts (contact_rollout_trials)".into(),
             ));
         }
         if self.target_prune > 0 && self.target_ply == 0 {

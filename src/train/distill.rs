@@ -23,6 +23,7 @@
 //! same cost per evaluation (measured as kotra-v13c in models/README.md:
 //! it did not pay). Without it the contact network learns them too.
 
+use super::RolloutPick;
 use super::checkpoint::Checkpoint;
 use super::dev_set::DevSet;
 use super::learner::{AdamPass, Learners};
@@ -316,10 +317,21 @@ fn with_contact_rollouts(
     cfg: &super::TrainConfig,
 ) -> Result<(Vec<Sample>, Vec<usize>), TrainError> {
     let window = cfg.contact_rollout_window;
-    let (chosen, seed) = draw_contact(&chunk, c, 5, cfg.contact_rollouts_per_chunk, window, cfg);
+    let k = cfg.contact_rollouts_per_chunk;
+    let (chosen, seed) = match cfg.contact_rollout_pick {
+        RolloutPick::Random => draw_contact(&chunk, c, 5, k, window, cfg),
+        RolloutPick::Disagreement => (
+            most_disagreeing(&chunk, k, window, teacher),
+            contact_seed(c, 5, cfg),
+        ),
+    };
     let picked: Vec<Sample> = chosen.iter().map(|&i| chunk[i]).collect();
-    // Another window draws other positions: another cache.
-    let drawn_from = window.map_or(String::new(), |[lo, hi]| format!("-w{lo}-{hi}"));
+    // Another window or another way of picking chooses other positions:
+    // another cache.
+    let mut drawn_from = window.map_or(String::new(), |[lo, hi]| format!("-w{lo}-{hi}"));
+    if cfg.contact_rollout_pick == RolloutPick::Disagreement {
+        drawn_from += "-disagreement";
+    }
     let rollouts = Rollouts {
         dir: out_dir.join(format!(
             "contact-rollouts-{}-{}{drawn_from}",
@@ -396,11 +408,8 @@ fn draw_contact(
     window: Option<[f32; 2]>,
     cfg: &super::TrainConfig,
 ) -> (Vec<usize>, u64) {
-    let in_window = |s: &Sample| window.is_none_or(|[lo, hi]| (lo..=hi).contains(&s.target.win()));
-    let contact: Vec<usize> = (0..chunk.len())
-        .filter(|&i| chunk[i].kind != NetKind::Race && in_window(&chunk[i]))
-        .collect();
-    let seed = splitmix(cfg.seed ^ splitmix(c.wrapping_add(salt << 41)));
+    let contact = eligible_contact(chunk, window);
+    let seed = contact_seed(c, salt, cfg);
     let mut rng = SmallRng::seed_from_u64(seed);
     let k = (k as usize).min(contact.len());
     let mut chosen: Vec<usize> = rand::seq::index::sample(&mut rng, contact.len(), k)
@@ -409,6 +418,45 @@ fn draw_contact(
         .collect();
     chosen.sort_unstable();
     (chosen, seed)
+}
+
+/// The indices of `chunk`'s contact positions whose target gives the side
+/// on roll a win chance in `window` (all of them without one).
+fn eligible_contact(chunk: &[Sample], window: Option<[f32; 2]>) -> Vec<usize> {
+    let in_window = |s: &Sample| window.is_none_or(|[lo, hi]| (lo..=hi).contains(&s.target.win()));
+    (0..chunk.len())
+        .filter(|&i| chunk[i].kind != NetKind::Race && in_window(&chunk[i]))
+        .collect()
+}
+
+/// The seed of chunk `c`'s draw for the use `salt`.
+fn contact_seed(c: u64, salt: u64, cfg: &super::TrainConfig) -> u64 {
+    splitmix(cfg.seed ^ splitmix(c.wrapping_add(salt << 41)))
+}
+
+/// Up to `k` of `chunk`'s eligible contact positions ([`eligible_contact`])
+/// whose target equity is furthest from `teacher`'s static equity (the
+/// earlier of equals first): their indices, ascending.
+fn most_disagreeing(
+    chunk: &[Sample],
+    k: u32,
+    window: Option<[f32; 2]>,
+    teacher: &Evaluator,
+) -> Vec<usize> {
+    let mut scored: Vec<(f32, usize)> = eligible_contact(chunk, window)
+        .into_iter()
+        .map(|i| {
+            let s = &chunk[i];
+            (
+                (teacher.probs(&s.position).equity() - s.target.equity()).abs(),
+                i,
+            )
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut chosen: Vec<usize> = scored.iter().take(k as usize).map(|&(_, i)| i).collect();
+    chosen.sort_unstable();
+    chosen
 }
 
 /// Where and how one kind of rollout target is made.
@@ -769,6 +817,64 @@ mod tests {
             };
             assert!(cfg.validate().is_err(), "{bad:?}");
         }
+        let no_rollouts = crate::train::TrainConfig {
+            contact_rollout_trials: 0,
+            contact_rollouts_per_chunk: 0,
+            ..cfg
+        };
+        assert!(no_rollouts.validate().is_err());
+    }
+
+    #[test]
+    fn disagreement_rolls_out_where_static_and_search_values_differ_most() {
+        let (eval, chunk) = two_game_chunk();
+        let gap = |s: &Sample| (eval.probs(&s.position).equity() - s.target.equity()).abs();
+        let cfg = crate::train::TrainConfig {
+            distill_teacher: Some("t.net".into()),
+            target_ply: 1,
+            contact_rollout_trials: 4,
+            contact_rollouts_per_chunk: 5,
+            contact_rollout_pick: RolloutPick::Disagreement,
+            ..Default::default()
+        };
+        cfg.validate().unwrap();
+        let dir = std::env::temp_dir().join(format!("kotra-disagree-{}", std::process::id()));
+        let (rolled, chosen) = with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &cfg).unwrap();
+        assert_eq!(chosen.len(), 5);
+        assert!(chosen.windows(2).all(|w| w[0] < w[1]));
+        // Every contact position left out is no further apart than every
+        // one chosen, and the chosen ones got rollout targets.
+        let least_chosen = chosen
+            .iter()
+            .map(|&i| gap(&chunk[i]))
+            .fold(f32::INFINITY, f32::min);
+        for (i, s) in chunk.iter().enumerate() {
+            if s.kind != NetKind::Race && !chosen.contains(&i) {
+                assert!(
+                    gap(s) <= least_chosen,
+                    "position {i}: {} > {least_chosen}",
+                    gap(s)
+                );
+            }
+        }
+        assert!(chosen.iter().any(|&i| rolled[i].target != chunk[i].target));
+        // The random draw picks others, and each has a cache of its own.
+        let random = crate::train::TrainConfig {
+            contact_rollout_pick: RolloutPick::Random,
+            ..cfg.clone()
+        };
+        let (_, drawn) = with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &random).unwrap();
+        assert_ne!(drawn, chosen);
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            ["contact-rollouts-4-5", "contact-rollouts-4-5-disagreement"]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
         let no_rollouts = crate::train::TrainConfig {
             contact_rollout_trials: 0,
             contact_rollouts_per_chunk: 0,

@@ -24,7 +24,7 @@ use crate::eval::{Evaluator, Model};
 use crate::players::duel::splitmix;
 use crate::players::{DuelResult, NetPlayer, PubEvalPlayer, duel};
 use checkpoint::{Checkpoint, CheckpointError};
-pub use config::{ExtraSet, TrainConfig};
+pub use config::{ExtraSet, RolloutPick, TrainConfig};
 use curve::CurvePoint;
 use dev_set::DevSet;
 use learner::Learners;
@@ -142,6 +142,9 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 );
                 if let Some([lo, hi]) = cfg.contact_rollout_window {
                     rolled += &format!(", drawn where the win chance is {lo} to {hi}");
+                }
+                if cfg.contact_rollout_pick == RolloutPick::Disagreement {
+                    rolled += ", those whose static and search values differ most";
                 }
             }
             if cfg.sibling_moves > 0 {
