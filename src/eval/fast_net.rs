@@ -134,7 +134,7 @@ impl FastNet {
         // accumulation's; hidden holds MAX_HIDDEN >= self.hidden sums.
         unsafe {
             nz.gather_avx512(input);
-            self.finish_after::<32>(|hidden| {
+            self.finish_after::<true>(|hidden| {
                 self.accumulate_avx512(&nz, self.b1.as_ptr(), hidden.as_mut_ptr() as *mut f32)
             })
         }
@@ -150,7 +150,7 @@ impl FastNet {
         // SAFETY: as in the AVX-512 pass.
         unsafe {
             nz.gather_avx2(input);
-            self.finish_after::<16>(|hidden| {
+            self.finish_after::<false>(|hidden| {
                 self.accumulate_avx2(&nz, self.b1.as_ptr(), hidden.as_mut_ptr() as *mut f32)
             })
         }
@@ -190,7 +190,7 @@ impl FastNet {
     ) -> [f32; OUTPUTS] {
         // SAFETY: this function's features include the gather's and the
         // accumulation's.
-        self.memo_pass::<32>(
+        self.memo_pass::<true>(
             input,
             memo,
             |nz| unsafe { nz.gather_avx512(input) },
@@ -202,7 +202,7 @@ impl FastNet {
     #[target_feature(enable = "avx2,fma,f16c")]
     unsafe fn forward_memo_avx2(&self, input: &[f32], memo: &mut FirstLayerMemo) -> [f32; OUTPUTS] {
         // SAFETY: as in the AVX-512 pass.
-        self.memo_pass::<16>(
+        self.memo_pass::<false>(
             input,
             memo,
             |nz| unsafe { nz.gather_avx2(input) },
@@ -216,7 +216,7 @@ impl FastNet {
     /// into an output of `self.hidden` sums. Inlined into each vector pass.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn memo_pass<const BLOCK: usize>(
+    fn memo_pass<const AVX512: bool>(
         &self,
         input: &[f32],
         memo: &mut FirstLayerMemo,
@@ -235,13 +235,13 @@ impl FastNet {
         // memo.sums holds MAX_HIDDEN >= self.hidden sums, and an
         // accumulation reads each block of them before writing it.
         accumulate(&nz, base, memo.sums.as_mut_ptr());
-        self.finish_from_memo::<BLOCK>(input, memo)
+        self.finish_from_memo::<AVX512>(input, memo)
     }
 
     /// Records `input` as the memo's last, then finishes from its sums.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn finish_from_memo<const BLOCK: usize>(
+    fn finish_from_memo<const AVX512: bool>(
         &self,
         input: &[f32],
         memo: &mut FirstLayerMemo,
@@ -249,7 +249,7 @@ impl FastNet {
         memo.owner = self as *const FastNet as usize;
         memo.input[..input.len()].copy_from_slice(input);
         let sums = &memo.sums[..self.hidden];
-        self.finish_after::<BLOCK>(|hidden| {
+        self.finish_after::<AVX512>(|hidden| {
             for (h, &s) in hidden.iter_mut().zip(sums) {
                 *h = MaybeUninit::new(s);
             }
@@ -259,12 +259,12 @@ impl FastNet {
     /// The first layer's sums by `accumulate`, which writes every one of
     /// the first `self.hidden` of them, then their sigmoids and the upper
     /// layers with fused multiply-adds, the second layer from its binary16
-    /// weights at the pass's width (`BLOCK` 16: AVX2, 32: AVX-512);
+    /// weights by the pass of the caller's width (`AVX512`, else AVX2);
     /// inlined into each vector pass so that it is vectorised at that
     /// pass's width.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn finish_after<const BLOCK: usize>(
+    fn finish_after<const AVX512: bool>(
         &self,
         accumulate: impl FnOnce(&mut [MaybeUninit<f32>; MAX_HIDDEN]),
     ) -> [f32; OUTPUTS] {
@@ -280,11 +280,10 @@ impl FastNet {
             return output_layer::<true>(&self.w2, &self.b2, hidden);
         };
         let mut scratch = [MaybeUninit::uninit(); MAX_HIDDEN];
-        // SAFETY: this is inlined only into the vector passes, AVX-512's
-        // with BLOCK 32, AVX2's with 16, each on a CPU with the features
-        // of its layer pass.
+        // SAFETY: this is inlined only into the vector passes, each on a
+        // CPU with the features of the layer pass its AVX512 names.
         let upper = unsafe {
-            if BLOCK == 32 {
+            if AVX512 {
                 self.mid_half_avx512(&mid.b, hidden, &mut scratch)
             } else {
                 self.mid_half_avx2(&mid.b, hidden, &mut scratch)

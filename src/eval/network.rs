@@ -182,9 +182,11 @@ pub fn upper_layers<const FUSED: bool, const BLOCK: usize>(
 /// through memory waited on its own stores: 256 × 64 units cost 1.1 µs
 /// that way, 0.75 µs so (16k multiply-adds, about what the first layer's
 /// seventy rows of 256 cost). `BLOCK` units make four sums of
-/// `BLOCK / lanes` registers each: 32 fills half of AVX-512's 32
-/// registers, 16 half of AVX2's 16 (at 32 two of AVX2's sums spilled to
-/// the stack on every step).
+/// `BLOCK / lanes` registers each (at 32 units, two of AVX2's sums
+/// spilled to the stack on every step). This pass serves the reference
+/// network and the evaluator's portable pass; the evaluator's vector
+/// passes read binary16 weights instead (`mid_half!` in
+/// [`super::fast_net`]), summed in the same order.
 #[inline(always)]
 pub fn mid_layer<'s, const FUSED: bool, const BLOCK: usize>(
     w: &[f32],
