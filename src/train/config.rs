@@ -134,6 +134,15 @@ pub struct TrainConfig {
     /// games and search (see [`ExtraSet`]): deeper targets are dear, so a
     /// small set of them is trained beside a large set of shallower ones.
     pub extra_sets: Vec<ExtraSet>,
+    /// Folders of contact rollout targets that earlier distillations wrote
+    /// (their `contact-rollouts-T-K/` caches, paths relative to the
+    /// working folder), trained beside this run's own set, each position
+    /// counting as one of its own rolled-out positions does
+    /// (`rollout_weight`). Rollouts are the dear targets and the ones that
+    /// move the network's absolute equities, so each run banks its
+    /// predecessors' instead of leaving them on disk; positions of an
+    /// older teacher's play are still played out to the end.
+    pub banked_rollouts: Vec<std::path::PathBuf>,
     /// In a distillation that trains the race network: a fresh race
     /// network of `race_hidden` and a second layer of this many units
     /// instead of `init_model`'s (0 = keep that one).
@@ -180,6 +189,7 @@ impl Default for TrainConfig {
             siblings_per_chunk: 0,
             sibling_moves: 0,
             extra_sets: Vec::new(),
+            banked_rollouts: Vec::new(),
             race_mid: 0,
             measure_every: 10_000,
             measure_games: 1_000,
@@ -432,6 +442,11 @@ impl TrainConfig {
                     "extra_sets[{i}]: another set has the same seed and search, so the same games"
                 )));
             }
+        }
+        if !self.banked_rollouts.is_empty() && !trains_contact {
+            return Err(ConfigError::Invalid(
+                "banked_rollouts are contact targets: they need a distillation whose distill_nets trains the contact network".into(),
+            ));
         }
         if self.rollout_weight == 0 {
             return Err(ConfigError::Invalid(

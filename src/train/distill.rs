@@ -197,8 +197,35 @@ fn positions(
             bar.set_message(format!("{distinct} positions"));
         }
     }
+    for dir in &cfg.banked_rollouts {
+        for chunk in banked_chunks(dir)? {
+            let rolled: Vec<usize> = (0..chunk.len()).collect();
+            distinct += add_trained(&mut all, chunk, &rolled, 1, cfg);
+        }
+        bar.set_message(format!("{distinct} positions"));
+    }
     bar.finish_and_clear();
     Ok((all, distinct))
+}
+
+/// The chunks of rollout targets in `dir` (`banked_rollouts`), in the
+/// order of their file names; a folder without any is refused, since a
+/// mistyped path would otherwise train without them unnoticed.
+fn banked_chunks(dir: &Path) -> Result<Vec<Vec<Sample>>, TrainError> {
+    let bad = |why: String| TrainError::BankedRollouts {
+        path: dir.to_owned(),
+        why,
+    };
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| bad(e.to_string()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|x| x == "bin"))
+        .collect();
+    if files.is_empty() {
+        return Err(bad("no chunk files (*.bin) in it".into()));
+    }
+    files.sort();
+    files.iter().map(|path| read_chunk(path)).collect()
 }
 
 /// Teacher games played from one seed, with one search for the targets,
@@ -881,6 +908,71 @@ mod tests {
             ..cfg
         };
         assert!(no_rollouts.validate().is_err());
+    }
+
+    #[test]
+    fn banked_rollouts_train_as_the_runs_own_rolled_out_positions() {
+        let (eval, chunk) = two_game_chunk();
+        let cfg = crate::train::TrainConfig {
+            distill_teacher: Some("t.net".into()),
+            target_ply: 1,
+            contact_rollout_trials: 4,
+            contact_rollouts_per_chunk: 3,
+            rollout_weight: 5,
+            ..Default::default()
+        };
+        let dir = std::env::temp_dir().join(format!("kotra-banked-{}", std::process::id()));
+        // Two chunks of an earlier run's cache, written out of order, and
+        // a file that is not a chunk.
+        for c in [3, 1] {
+            with_contact_rollouts(chunk.clone(), &dir, c, &eval, &cfg).unwrap();
+        }
+        let bank = dir.join("contact-rollouts-4-3");
+        std::fs::write(bank.join("notes.txt"), "not a chunk").unwrap();
+        let banked = crate::train::TrainConfig {
+            banked_rollouts: vec![bank.clone()],
+            ..cfg.clone()
+        };
+        banked.validate().unwrap();
+        let chunks = banked_chunks(&bank).unwrap();
+        assert_eq!(chunks.len(), 2);
+        let expected = read_chunk(&bank.join("00001.bin")).unwrap();
+        let same = |a: &[Sample], b: &[Sample]| {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| x.position == y.position && x.target == y.target)
+        };
+        assert!(same(&chunks[0], &expected), "read in file-name order");
+        assert!(chunks.iter().flatten().all(|s| s.kind != NetKind::Race));
+        // Each banked position counts rollout_weight times (times its
+        // hard-plan copies), as the run's own rolled-out ones do.
+        let mut all = Vec::new();
+        let rolled: Vec<usize> = (0..expected.len()).collect();
+        add_trained(&mut all, expected.clone(), &rolled, 1, &banked);
+        let weights: usize = expected
+            .iter()
+            .map(|s| 5 * copies(&s.position, &banked))
+            .sum();
+        assert_eq!(all.len(), weights);
+        // A missing or empty folder is an error, not a run without them.
+        assert!(matches!(
+            banked_chunks(&dir.join("missing")),
+            Err(TrainError::BankedRollouts { .. })
+        ));
+        let empty = dir.join("empty");
+        std::fs::create_dir_all(&empty).unwrap();
+        assert!(matches!(
+            banked_chunks(&empty),
+            Err(TrainError::BankedRollouts { .. })
+        ));
+        std::fs::remove_dir_all(&dir).unwrap();
+        // They are contact targets of a distillation.
+        let not_distilled = crate::train::TrainConfig {
+            banked_rollouts: vec![bank],
+            ..Default::default()
+        };
+        assert!(not_distilled.validate().is_err());
     }
 
     /// A random network and the samples of two of its games with 1-ply

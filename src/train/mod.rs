@@ -77,6 +77,8 @@ pub enum TrainError {
     },
     #[error("training positions {path}: {why} (delete the file to play its games again)")]
     Positions { path: PathBuf, why: String },
+    #[error("banked rollouts {path}: {why}")]
+    BankedRollouts { path: PathBuf, why: String },
 }
 
 /// Runs (or continues) training until `config.games` games are played.
@@ -168,6 +170,9 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                     ", and {} games of seed {} at {}-ply{pruned}, weight {}",
                     set.games, set.seed, set.target_ply, set.weight
                 );
+            }
+            for dir in &cfg.banked_rollouts {
+                rolled += &format!(", the rollouts banked in {}", dir.display());
             }
             format!(
                 "kotra-ai distillation of {}'s {}-ply search over {} of its games{from}{rolled}, config seed {}",
