@@ -201,12 +201,12 @@ fn set_sizes(o: &Output) -> (usize, usize) {
 #[test]
 fn an_extra_set_is_the_games_of_its_own_seed_trained_weight_times() {
     let dir = scratch_dir("train-extra-set");
-    let distil = |name: &str, seed: u64, extra: &str| {
+    let distil_by = |teacher: &str, name: &str, seed: u64, extra: &str| {
         let config = dir.join(format!("{name}.json"));
         std::fs::write(
             &config,
             format!(
-                r#"{{"distill_teacher": "models/kotra-v1.net", "target_ply": 1, "seed": {seed},
+                r#"{{"distill_teacher": "models/{teacher}.net", "target_ply": 1, "seed": {seed},
                     "move_noise": 0.1, "contact_hidden": 16, "contact_mid": 8, "games": 4,
                     "games_per_step": 4, "epochs": 1, "measure_games": 10{extra}}}"#
             ),
@@ -217,6 +217,7 @@ fn an_extra_set_is_the_games_of_its_own_seed_trained_weight_times() {
         assert!(o.status.success(), "{o:?}");
         (out, set_sizes(&o))
     };
+    let distil = |name: &str, seed: u64, extra: &str| distil_by("kotra-v1", name, seed, extra);
     let (_, main) = distil("main", 3, "");
     let (alone, extra) = distil("alone", 5, "");
     let (both, sizes) = distil(
@@ -230,6 +231,15 @@ fn an_extra_set_is_the_games_of_its_own_seed_trained_weight_times() {
         |folder: &str, out: &Path| std::fs::read(out.join(folder).join("00000.bin")).unwrap();
     assert_eq!(chunk("positions-5-1-0", &both), chunk("positions", &alone));
     assert_ne!(chunk("positions", &both), chunk("positions", &alone));
+    // With a teacher of its own, its games are that teacher's.
+    let (by_v2, _) = distil_by("kotra-v2", "by-v2", 5, "");
+    let (mixed, _) = distil(
+        "mixed",
+        3,
+        r#", "extra_sets": [{"seed": 5, "games": 4, "target_ply": 1, "teacher": "models/kotra-v2.net"}]"#,
+    );
+    assert_eq!(chunk("positions-5-1-0", &mixed), chunk("positions", &by_v2));
+    assert_ne!(chunk("positions-5-1-0", &mixed), chunk("positions", &alone));
     // A set that repeats another's games is refused.
     let twice = dir.join("twice.json");
     std::fs::write(

@@ -197,14 +197,16 @@ impl Default for TrainConfig {
     }
 }
 
-/// A set of teacher games beside a distillation's own: the same teacher,
-/// noise and `games_per_step`, its own seed, number of games and search
-/// targets, its chunks in `positions-S-P-R/` (seed S, `target_ply` P,
-/// `target_prune` R) beside `positions/`. Chunk `c` is played from the
-/// seed as the main set's is, so a run with the same teacher, noise and
-/// seed has the same chunks (and they can be copied in). Its positions
-/// count `weight` times as often as the main set's (`hard_plan_weight`
-/// multiplies it); they get no rollouts or siblings.
+/// A set of teacher games beside a distillation's own: the same noise and
+/// `games_per_step`, the same teacher unless `teacher` names another (an
+/// earlier round's teacher, whose games that round already played), its
+/// own seed, number of games and search targets, its chunks in
+/// `positions-S-P-R/` (seed S, `target_ply` P, `target_prune` R) beside
+/// `positions/`. Chunk `c` is played from the seed as the main set's is,
+/// so a run with the same teacher, noise and seed has the same chunks (and
+/// they can be copied in). Its positions count `weight` times as often as
+/// the main set's (`hard_plan_weight` multiplies it); they get no rollouts
+/// or siblings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExtraSet {
@@ -215,6 +217,8 @@ pub struct ExtraSet {
     pub target_prune: u32,
     #[serde(default = "one")]
     pub weight: u32,
+    #[serde(default)]
+    pub teacher: Option<std::path::PathBuf>,
 }
 
 fn one() -> u32 {

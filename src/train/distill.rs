@@ -147,7 +147,7 @@ fn positions(
         games: cfg.games,
         search: cfg.target_search(),
     };
-    let extra_sets: Vec<(TeacherSet, usize)> = cfg
+    let extra_sets: Vec<(TeacherSet, usize, Option<Evaluator>)> = cfg
         .extra_sets
         .iter()
         .map(|set| {
@@ -157,9 +157,14 @@ fn positions(
                 games: set.games,
                 search: set.target_search(),
             };
-            (teacher_set, set.weight as usize)
+            let own_teacher = set
+                .teacher
+                .as_deref()
+                .map(|path| Model::load(path).map(Evaluator::new))
+                .transpose()?;
+            Ok((teacher_set, set.weight as usize, own_teacher))
         })
-        .collect();
+        .collect::<Result<_, TrainError>>()?;
     let bar = crate::progress::bar(
         opts.progress,
         cfg.games + cfg.extra_sets.iter().map(|s| s.games).sum::<u64>(),
@@ -189,9 +194,9 @@ fn positions(
         bar.inc(main_set.games_in(c, cfg));
         bar.set_message(format!("{distinct} positions"));
     }
-    for (set, weight) in &extra_sets {
+    for (set, weight, own_teacher) in &extra_sets {
         for c in 0..set.chunks(cfg) {
-            let chunk = set.chunk(c, &teacher, cfg)?;
+            let chunk = set.chunk(c, own_teacher.as_ref().unwrap_or(&teacher), cfg)?;
             distinct += add_trained(&mut all, chunk, &[], *weight, cfg);
             bar.inc(set.games_in(c, cfg));
             bar.set_message(format!("{distinct} positions"));

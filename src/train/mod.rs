@@ -166,8 +166,12 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                     0 => String::new(),
                     k => format!(" ({k} replies a roll)"),
                 };
+                let by = set
+                    .teacher
+                    .as_ref()
+                    .map_or(String::new(), |t| format!(" by {}", t.display()));
                 rolled += &format!(
-                    ", and {} games of seed {} at {}-ply{pruned}, weight {}",
+                    ", and {} games of seed {}{by} at {}-ply{pruned}, weight {}",
                     set.games, set.seed, set.target_ply, set.weight
                 );
             }
