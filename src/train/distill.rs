@@ -817,12 +817,8 @@ mod tests {
             wins.len()
         );
         let cfg = crate::train::TrainConfig {
-            distill_teacher: Some("t.net".into()),
-            target_ply: 1,
-            contact_rollout_trials: 4,
-            contact_rollouts_per_chunk: 4,
             contact_rollout_window: Some([lo, hi]),
-            ..Default::default()
+            ..contact_rollout_config(4, 4)
         };
         cfg.validate().unwrap();
         let dir = std::env::temp_dir().join(format!("kotra-window-{}", std::process::id()));
@@ -862,12 +858,8 @@ mod tests {
         let (eval, chunk) = two_game_chunk();
         let gap = |s: &Sample| (eval.probs(&s.position).equity() - s.target.equity()).abs();
         let cfg = crate::train::TrainConfig {
-            distill_teacher: Some("t.net".into()),
-            target_ply: 1,
-            contact_rollout_trials: 4,
-            contact_rollouts_per_chunk: 5,
             contact_rollout_pick: RolloutPick::Disagreement,
-            ..Default::default()
+            ..contact_rollout_config(4, 5)
         };
         cfg.validate().unwrap();
         let dir = std::env::temp_dir().join(format!("kotra-disagree-{}", std::process::id()));
@@ -919,12 +911,8 @@ mod tests {
     fn banked_rollouts_train_as_the_runs_own_rolled_out_positions() {
         let (eval, chunk) = two_game_chunk();
         let cfg = crate::train::TrainConfig {
-            distill_teacher: Some("t.net".into()),
-            target_ply: 1,
-            contact_rollout_trials: 4,
-            contact_rollouts_per_chunk: 3,
             rollout_weight: 5,
-            ..Default::default()
+            ..contact_rollout_config(4, 3)
         };
         let dir = std::env::temp_dir().join(format!("kotra-banked-{}", std::process::id()));
         // Two chunks of an earlier run's cache, written out of order, and
@@ -980,6 +968,18 @@ mod tests {
         assert!(not_distilled.validate().is_err());
     }
 
+    /// A 1-ply distillation whose chunks each roll out `per_chunk` contact
+    /// positions of `trials` trials: what the contact rollout tests vary.
+    fn contact_rollout_config(trials: u32, per_chunk: u32) -> crate::train::TrainConfig {
+        crate::train::TrainConfig {
+            distill_teacher: Some("t.net".into()),
+            target_ply: 1,
+            contact_rollout_trials: trials,
+            contact_rollouts_per_chunk: per_chunk,
+            ..Default::default()
+        }
+    }
+
     /// A random network and the samples of two of its games with 1-ply
     /// targets: the chunk the rollout and sibling caches are tested on.
     fn two_game_chunk() -> (Evaluator, Vec<Sample>) {
@@ -999,12 +999,8 @@ mod tests {
     fn chosen_contact_positions_get_cached_rollouts_and_their_weight() {
         let (eval, chunk) = two_game_chunk();
         let cfg = crate::train::TrainConfig {
-            distill_teacher: Some("t.net".into()),
-            target_ply: 1,
-            contact_rollout_trials: 8,
-            contact_rollouts_per_chunk: 5,
             rollout_weight: 3,
-            ..Default::default()
+            ..contact_rollout_config(8, 5)
         };
         cfg.validate().unwrap();
         let dir =
