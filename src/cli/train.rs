@@ -59,10 +59,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         ),
     }
     if let Some(p) = done.curve.last() {
-        println!(
-            "last measurement: vs PubEval {:+.3} ± {:.3} ppg, dev-set error {:.2} mp",
-            p.ppg_pubeval, p.se_pubeval, p.dev_mp
-        );
+        println!("last measurement: {}", p.strength());
     }
     Ok(())
 }

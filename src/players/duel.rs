@@ -34,6 +34,16 @@ pub fn duel(a: &dyn Player, b: &dyn Player, games: u64, seed: u64) -> DuelResult
 }
 
 impl DuelResult {
+    /// No games: the figures are NaN, which curves and progress lines
+    /// leave out.
+    pub fn not_played() -> DuelResult {
+        DuelResult {
+            games: 0,
+            ppg: f64::NAN,
+            se: f64::NAN,
+        }
+    }
+
     /// The result of mirrored pairs, each pair's mean points for A.
     pub fn from_pairs(per_pair: &[f64]) -> DuelResult {
         let (ppg, se) = mean_and_se(per_pair);

@@ -23,11 +23,29 @@ pub struct CurvePoint {
 
 impl CurvePoint {
     /// The strength figures as a progress line shows them.
+    /// Figures that were not measured (NaN) are left out.
     pub fn strength(&self) -> String {
-        format!(
-            "vs PubEval {:+.3} ± {:.3} ppg, vs previous {:+.3} ± {:.3}, dev {:.2} mp",
-            self.ppg_pubeval, self.se_pubeval, self.ppg_previous, self.se_previous, self.dev_mp
-        )
+        let mut parts = Vec::new();
+        if self.ppg_pubeval.is_finite() {
+            parts.push(format!(
+                "vs PubEval {:+.3} ± {:.3} ppg",
+                self.ppg_pubeval, self.se_pubeval
+            ));
+        }
+        if self.ppg_previous.is_finite() {
+            parts.push(format!(
+                "vs previous {:+.3} ± {:.3}",
+                self.ppg_previous, self.se_previous
+            ));
+        }
+        if self.dev_mp.is_finite() {
+            parts.push(format!("dev {:.2} mp", self.dev_mp));
+        }
+        if parts.is_empty() {
+            "no strength measured".into()
+        } else {
+            parts.join(", ")
+        }
     }
 }
 
@@ -59,6 +77,7 @@ pub fn write(dir: &Path, points: &[CurvePoint]) -> std::io::Result<()> {
     crate::atomic_file::write(&dir.join("curve.csv"), to_csv(points).as_bytes())?;
     let ppg: Vec<(f64, f64)> = points
         .iter()
+        .filter(|p| p.ppg_pubeval.is_finite())
         .map(|p| (p.games as f64, p.ppg_pubeval))
         .collect();
     let dev: Vec<(f64, f64)> = points
@@ -196,5 +215,32 @@ mod tests {
         let png = chart(&[(&[(0.0, 0.1), (10.0, 0.4)], [0, 0, 255])]);
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
         assert_eq!(&png[png.len() - 8..png.len() - 4], b"IEND");
+    }
+
+    #[test]
+    fn the_progress_line_leaves_out_what_was_not_measured() {
+        let point = CurvePoint {
+            games: 1,
+            seconds: 1.0,
+            loss_contact: 1e-4,
+            loss_race: f64::NAN,
+            ppg_pubeval: 0.61,
+            se_pubeval: 0.01,
+            ppg_previous: f64::NAN,
+            se_previous: f64::NAN,
+            dev_mp: 4.38,
+            loss_crashed: f64::NAN,
+        };
+        assert_eq!(
+            point.strength(),
+            "vs PubEval +0.610 ± 0.010 ppg, dev 4.38 mp"
+        );
+        let nothing = CurvePoint {
+            ppg_pubeval: f64::NAN,
+            se_pubeval: f64::NAN,
+            dev_mp: f64::NAN,
+            ..point
+        };
+        assert_eq!(nothing.strength(), "no strength measured");
     }
 }
