@@ -169,7 +169,19 @@ fn damaged_or_missing_model_files_are_refused_in_one_line() {
     assert_one_line_error(&analyze_with_model(&missing), "cannot read model file");
     let foreign = dir.join("foreign.net");
     std::fs::write(&foreign, b"{\"weights\": []}").unwrap();
-    assert_one_line_error(&analyze_with_model(&foreign), "not a kotra-ai model file");
+    let o = analyze_with_model(&foreign);
+    assert_one_line_error(&o, "not a kotra-ai model file");
+    // The line names the file once and says what is wrong once.
+    let line = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        line.contains(&format!("{}: not a", foreign.display())),
+        "{line}"
+    );
+    assert_eq!(
+        line.matches("not a kotra-ai model file").count(),
+        1,
+        "{line}"
+    );
     let good = std::fs::read("models/kotra.net").unwrap();
     let truncated = dir.join("truncated.net");
     std::fs::write(&truncated, &good[..good.len() / 2]).unwrap();

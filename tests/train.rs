@@ -278,6 +278,7 @@ fn resume_without_a_checkpoint_or_from_a_damaged_one_fails_cleanly() {
         err.contains("corrupt") && err.trim_end().lines().count() == 1,
         "{err}"
     );
+    assert!(err.contains("checkpoint.bin: "), "names the file: {err}");
 }
 
 #[test]

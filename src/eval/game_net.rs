@@ -145,8 +145,14 @@ pub enum GameModelError {
         path: PathBuf,
         error: std::io::Error,
     },
-    #[error("{0}")]
+    #[error(transparent)]
     Frame(#[from] FrameError),
+    /// A file that was read but is not a usable model of this game.
+    #[error("{path}: {error}")]
+    Invalid {
+        path: PathBuf,
+        error: Box<GameModelError>,
+    },
     #[error("model file payload cannot be decoded: {0}")]
     Decode(String),
     #[error("model is for {found}, not {expected}")]
@@ -202,7 +208,12 @@ impl GameModel {
             path: path.to_owned(),
             error,
         })?;
-        GameModel::from_bytes(&bytes, game, inputs, outputs)
+        GameModel::from_bytes(&bytes, game, inputs, outputs).map_err(|error| {
+            GameModelError::Invalid {
+                path: path.to_owned(),
+                error: Box::new(error),
+            }
+        })
     }
 
     /// Writes atomically (temp file and rename).

@@ -128,8 +128,15 @@ pub enum ModelError {
         path: PathBuf,
         error: std::io::Error,
     },
-    #[error("{0}")]
+    #[error(transparent)]
     Frame(#[from] FrameError),
+    /// A file that was read but is not a usable model: which file, since a
+    /// run may load several (start, teacher, the extra sets' teachers).
+    #[error("{path}: {error}")]
+    Invalid {
+        path: PathBuf,
+        error: Box<ModelError>,
+    },
     #[error("model file payload cannot be decoded: {0}")]
     Decode(String),
     #[error("model was trained on input encoding {found}, this build uses {ENCODING_VERSION}")]
@@ -260,7 +267,10 @@ impl Model {
             path: path.to_owned(),
             error,
         })?;
-        Model::from_bytes(&bytes)
+        Model::from_bytes(&bytes).map_err(|error| ModelError::Invalid {
+            path: path.to_owned(),
+            error: Box::new(error),
+        })
     }
 
     /// Writes atomically (temp file and rename).

@@ -57,8 +57,14 @@ pub enum CheckpointError {
         path: PathBuf,
         error: std::io::Error,
     },
-    #[error("{0}")]
+    #[error(transparent)]
     Frame(#[from] FrameError),
+    /// A file that was read but is not a usable checkpoint.
+    #[error("{path}: {error}")]
+    Invalid {
+        path: PathBuf,
+        error: Box<CheckpointError>,
+    },
     #[error("checkpoint payload cannot be decoded: {0}")]
     Decode(String),
 }
@@ -80,7 +86,14 @@ impl Checkpoint {
             path: path.to_owned(),
             error,
         })?;
-        let payload = unframe(&KIND, &bytes)?;
+        Checkpoint::from_bytes(&bytes).map_err(|error| CheckpointError::Invalid {
+            path: path.to_owned(),
+            error: Box::new(error),
+        })
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
+        let payload = unframe(&KIND, bytes)?;
         let (c, _): (Checkpoint, usize) =
             bincode::serde::decode_from_slice(payload, bincode::config::standard())
                 .map_err(|e| CheckpointError::Decode(e.to_string()))?;
