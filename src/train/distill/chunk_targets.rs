@@ -1,329 +1,24 @@
-//! Distillation: supervised learning of a new contact network from a
-//! teacher's search.
-//!
-//! Self-play learning refines a network only as fast as its games come:
-//! each position is seen once, at a learning rate small enough for the
-//! noise of fresh targets, and 1-ply targets stopped paying near 6.5 mp.
-//! Here the teacher plays `games` noisy games once, every position it
-//! rolls from gets its `target_ply`-ply value, and the student makes
-//! `epochs` full passes over that fixed set at a decaying learning rate.
-//! A student with two hidden layers learns the teacher's 1-ply judgement
-//! far better than the teacher's own 0-ply network holds it (kotra-v10 in
-//! models/README.md).
-//!
-//! Phase 1 writes the positions in chunks of `games_per_step` games
-//! (`positions/NNNNN.bin`, each written atomically and skipped on
-//! resume); phase 2 checkpoints after every epoch. The student keeps the
-//! teacher's race network, which it does not train, unless `distill_nets`
-//! names it: then the set's race positions train it (with `"race"` alone,
-//! the contact network stays the initial model's). With `crashed_net`
-//! it has a crashed network of the contact network's shape for back
-//! games and crashed boards (`eval::contact_net`), which then learns
-//! those positions alone: twice the weights for the contact game at the
-//! same cost per evaluation (measured as kotra-v13c in models/README.md:
-//! it did not pay). Without it the contact network learns them too.
+//! The targets a chunk gets beside its teacher's search values: rollouts
+//! of its race positions and of drawn contact positions, and the siblings
+//! of drawn positions, each cached in a folder of its own.
 
-use super::RolloutPick;
-use super::checkpoint::Checkpoint;
-use super::dev_set::DevSet;
-use super::learner::{AdamPass, Learners};
-use super::selfplay::{MovePolicy, Sample, play_games};
-use super::{TrainError, TrainOptions, measure, progress_bar};
-use crate::backgammon::Position;
-use crate::eval::game_plan::GamePlan;
-use crate::eval::{Evaluator, Model, NetKind, Probs, contact_net};
-use crate::framed_file::{FrameKind, frame, unframe};
+use super::chunk_file::{create_dir, read_chunk, write_chunk};
+use crate::eval::{Evaluator, NetKind};
 use crate::players::duel::splitmix;
+use crate::train::selfplay::Sample;
+use crate::train::{RolloutPick, TrainError};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::path::Path;
-use std::time::Instant;
-
-const CHUNK_KIND: FrameKind = FrameKind {
-    name: "kotra-ai training positions",
-    magic: b"KOTRAPOS",
-    version: 1,
-};
-/// Bytes per sample: both sides' checkers on points 0..=24, the network,
-/// the five target probabilities.
-const RECORD: usize = 25 + 25 + 1 + 4 * 5;
-
-/// The student of `teacher`: its race network, a new contact network of
-/// `hidden` and `mid` units, no crashed network (the caller adds one).
-pub fn student(teacher: &Model, hidden: usize, mid: usize, seed: u64) -> Model {
-    let mut m = teacher.clone().with_fresh_contact(hidden, mid, seed);
-    m.crashed = None;
-    m
-}
-
-/// A student that starts from `init`'s networks. Its crashed network is
-/// kept only with `crashed_net` (training and evaluation must route
-/// alike); the caller adds a fresh one where the config asks and `init`
-/// has none, as for a fresh student.
-pub fn refined_student(init: &Model, crashed_net: bool) -> Model {
-    let mut m = init.clone();
-    if !crashed_net {
-        m.crashed = None;
-    }
-    m
-}
-
-/// Runs (or continues) a distillation run whose checkpoint is `state`.
-pub(super) fn run(
-    opts: &TrainOptions,
-    teacher_path: &Path,
-    mut state: Checkpoint,
-    mut learners: Learners,
-    dev: Option<&DevSet>,
-) -> Result<Checkpoint, TrainError> {
-    let cfg = state.config.clone();
-    if state.step == 0 {
-        // A checkpoint before the teacher's games, so that `--resume`
-        // works while they are played (written chunks are kept).
-        state.save_all(&opts.out_dir)?;
-    }
-    // Wall time counts the teacher's games played in this session too.
-    let started = Instant::now();
-    let base_seconds = state.seconds;
-    let (samples, distinct) = positions(opts, teacher_path, &cfg)?;
-    state.games_played = cfg.games;
-    state.model.meta.games_trained = state.prior_games + cfg.games;
-    let epochs = cfg.epochs as u64;
-    let bar = progress_bar(opts.progress, epochs, state.step);
-    let sizes = format!("{distinct} positions, {} samples a pass", samples.len());
-    bar.suspend(|| eprintln!("{sizes}"));
-    bar.set_message(sizes);
-    while state.step < epochs {
-        // From `learning_rate` at the first epoch to `learning_rate_end` at the last.
-        let lr = cfg.learning_rate_after(state.step as f64 / (epochs.max(2) - 1) as f64);
-        let pass = AdamPass {
-            batch: cfg.batch_size,
-            epochs: 1,
-            lr,
-        };
-        let loss = learners.train(&samples, pass, splitmix(cfg.seed ^ state.step));
-        learners.export(&mut state.model);
-        state.step += 1;
-        state.seconds = base_seconds + started.elapsed().as_secs_f64();
-        state.keep_learners(&learners);
-        let mut point = measure(&state, dev, loss);
-        // A distillation's curve runs over epochs.
-        point.games = state.step;
-        // The loss of each network this run trains.
-        let losses: Vec<String> = [("loss", point.loss_contact), ("race loss", point.loss_race)]
-            .into_iter()
-            .filter(|(_, loss)| loss.is_finite())
-            .map(|(name, loss)| format!("{name} {loss:.3e}"))
-            .collect();
-        bar.suspend(|| {
-            eprintln!(
-                "epoch {}: lr {lr:.2e}, {}, {}",
-                state.step,
-                losses.join(", "),
-                point.strength()
-            )
-        });
-        state.record(point, &opts.out_dir)?;
-        state.save_all(&opts.out_dir)?;
-        bar.set_position(state.step);
-    }
-    bar.finish();
-    Ok(state)
-}
-
-/// The whole set of samples (a hard position repeated, see [`copies`])
-/// and the number of distinct positions trained on: chunks already on disk
-/// are read, the rest played by the teacher and written. The main set's
-/// chunks get their rollouts and siblings; then come the `extra_sets`.
-fn positions(
-    opts: &TrainOptions,
-    teacher_path: &Path,
-    cfg: &super::TrainConfig,
-) -> Result<(Vec<Sample>, usize), TrainError> {
-    let teacher = Evaluator::new(Model::load(teacher_path)?);
-    let main_set = TeacherSet {
-        dir: opts.out_dir.join("positions"),
-        seed: cfg.seed,
-        games: cfg.games,
-        search: cfg.target_search(),
-    };
-    let extra_sets: Vec<(TeacherSet, usize, Option<Evaluator>)> = cfg
-        .extra_sets
-        .iter()
-        .map(|set| {
-            let teacher_set = TeacherSet {
-                dir: opts.out_dir.join(set.folder()),
-                seed: set.seed,
-                games: set.games,
-                search: set.target_search(),
-            };
-            let own_teacher = set
-                .teacher
-                .as_deref()
-                .map(|path| Model::load(path).map(Evaluator::new))
-                .transpose()?;
-            Ok((teacher_set, set.weight as usize, own_teacher))
-        })
-        .collect::<Result<_, TrainError>>()?;
-    let bar = crate::progress::bar(
-        opts.progress,
-        cfg.games + cfg.extra_sets.iter().map(|s| s.games).sum::<u64>(),
-        "{elapsed_precise} [{bar:30}] {pos}/{len} teacher games ({per_sec}, eta {eta}) {msg}",
-    );
-    let mut all = Vec::new();
-    let mut distinct = 0;
-    for c in 0..main_set.chunks(cfg) {
-        let chunk = main_set.chunk(c, &teacher, cfg)?;
-        let chunk = if cfg.race_rollout_trials > 0 {
-            with_race_rollouts(chunk, &opts.out_dir, c, &teacher, cfg)?
-        } else {
-            chunk
-        };
-        let (chunk, rolled) = if cfg.contact_rollout_trials > 0 {
-            with_contact_rollouts(chunk, &opts.out_dir, c, &teacher, cfg)?
-        } else {
-            (chunk, Vec::new())
-        };
-        let siblings = if cfg.sibling_moves > 0 {
-            siblings_of(&chunk, &opts.out_dir, c, &teacher, cfg)?
-        } else {
-            Vec::new()
-        };
-        distinct += add_trained(&mut all, chunk, &rolled, 1, cfg);
-        distinct += add_trained(&mut all, siblings, &[], 1, cfg);
-        bar.inc(main_set.games_in(c, cfg));
-        bar.set_message(format!("{distinct} positions"));
-    }
-    for (set, weight, own_teacher) in &extra_sets {
-        for c in 0..set.chunks(cfg) {
-            let chunk = set.chunk(c, own_teacher.as_ref().unwrap_or(&teacher), cfg)?;
-            distinct += add_trained(&mut all, chunk, &[], *weight, cfg);
-            bar.inc(set.games_in(c, cfg));
-            bar.set_message(format!("{distinct} positions"));
-        }
-    }
-    for dir in &cfg.banked_rollouts {
-        for chunk in banked_chunks(dir)? {
-            let rolled: Vec<usize> = (0..chunk.len()).collect();
-            distinct += add_trained(&mut all, chunk, &rolled, 1, cfg);
-        }
-        bar.set_message(format!("{distinct} positions"));
-    }
-    bar.finish_and_clear();
-    Ok((all, distinct))
-}
-
-/// The chunks of rollout targets in `dir` (`banked_rollouts`), in the
-/// order of their file names; a folder without any is refused, since a
-/// mistyped path would otherwise train without them unnoticed.
-fn banked_chunks(dir: &Path) -> Result<Vec<Vec<Sample>>, TrainError> {
-    let bad = |why: String| TrainError::BankedRollouts {
-        path: dir.to_owned(),
-        why,
-    };
-    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| bad(e.to_string()))?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|path| path.extension().is_some_and(|x| x == "bin"))
-        .collect();
-    if files.is_empty() {
-        return Err(bad("no chunk files (*.bin) in it".into()));
-    }
-    files.sort();
-    files.iter().map(|path| read_chunk(path)).collect()
-}
-
-/// Teacher games played from one seed, with one search for the targets,
-/// `games_per_step` to a chunk file in `dir`.
-struct TeacherSet {
-    dir: std::path::PathBuf,
-    seed: u64,
-    games: u64,
-    search: super::selfplay::TargetSearch,
-}
-
-impl TeacherSet {
-    fn chunks(&self, cfg: &super::TrainConfig) -> u64 {
-        self.games.div_ceil(cfg.games_per_step)
-    }
-
-    fn games_in(&self, c: u64, cfg: &super::TrainConfig) -> u64 {
-        cfg.games_per_step.min(self.games - c * cfg.games_per_step)
-    }
-
-    /// Chunk `c`: read where an earlier run wrote it, otherwise played by
-    /// the teacher from the set's seed and written (atomically).
-    fn chunk(
-        &self,
-        c: u64,
-        teacher: &Evaluator,
-        cfg: &super::TrainConfig,
-    ) -> Result<Vec<Sample>, TrainError> {
-        create_dir(&self.dir)?;
-        let path = self.dir.join(format!("{c:05}.bin"));
-        if path.exists() {
-            return read_chunk(&path);
-        }
-        let policy = MovePolicy {
-            exploration: cfg.exploration,
-            noise: cfg.move_noise,
-        };
-        let seed = splitmix(self.seed ^ splitmix(c.wrapping_add(1 << 41)));
-        let samples = play_games(
-            teacher,
-            self.games_in(c, cfg),
-            seed,
-            cfg.lambda,
-            policy,
-            self.search,
-        );
-        write_chunk(&path, &samples)?;
-        Ok(samples)
-    }
-}
-
-/// Appends the samples of `chunk` that the run trains to `all`, each as
-/// often as it counts per epoch (`weight` times, the rolled-out ones, at
-/// the ascending indices `rolled`, `rollout_weight` times more), and
-/// returns how many positions that was.
-fn add_trained(
-    all: &mut Vec<Sample>,
-    chunk: Vec<Sample>,
-    rolled: &[usize],
-    weight: usize,
-    cfg: &super::TrainConfig,
-) -> usize {
-    let mut added = 0;
-    for (i, s) in chunk.into_iter().enumerate() {
-        if !cfg.distill_nets.trains(s.kind) {
-            continue;
-        }
-        let s = Sample {
-            kind: student_net(&s, cfg),
-            ..s
-        };
-        let rollout_weight = if rolled.binary_search(&i).is_ok() {
-            cfg.rollout_weight as usize
-        } else {
-            1
-        };
-        all.extend(std::iter::repeat_n(
-            s,
-            weight * rollout_weight * copies(&s.position, cfg),
-        ));
-        added += 1;
-    }
-    added
-}
 
 /// `chunk` (number `c`) with its race positions' targets replaced by
 /// rollouts of `race_rollout_trials` trials ([`Rollouts::of`]).
-fn with_race_rollouts(
+pub(super) fn with_race_rollouts(
     chunk: Vec<Sample>,
     out_dir: &Path,
     c: u64,
     teacher: &Evaluator,
-    cfg: &super::TrainConfig,
+    cfg: &crate::train::TrainConfig,
 ) -> Result<Vec<Sample>, TrainError> {
     let (race, mut rest): (Vec<Sample>, Vec<Sample>) =
         chunk.into_iter().partition(|s| s.kind == NetKind::Race);
@@ -341,12 +36,12 @@ fn with_race_rollouts(
 /// of its contact positions, drawn by the seed, replaced by rollouts of
 /// `contact_rollout_trials` trials ([`Rollouts::of`]); and their
 /// indices, ascending.
-fn with_contact_rollouts(
+pub(super) fn with_contact_rollouts(
     mut chunk: Vec<Sample>,
     out_dir: &Path,
     c: u64,
     teacher: &Evaluator,
-    cfg: &super::TrainConfig,
+    cfg: &crate::train::TrainConfig,
 ) -> Result<(Vec<Sample>, Vec<usize>), TrainError> {
     let window = cfg.contact_rollout_window;
     let k = cfg.contact_rollouts_per_chunk;
@@ -379,17 +74,17 @@ fn with_contact_rollouts(
     Ok((chunk, chosen))
 }
 
-/// The siblings ([`super::siblings`]) of `siblings_per_chunk` contact
+/// The siblings ([`crate::train::siblings`]) of `siblings_per_chunk` contact
 /// positions of `chunk` (number `c`), drawn by the seed: read from the
 /// cache where an earlier run wrote them, otherwise searched by the
 /// teacher and written there (atomically). The cache file holds the
 /// drawn positions first, so that a cache of another draw is refused.
-fn siblings_of(
+pub(super) fn siblings_of(
     chunk: &[Sample],
     out_dir: &Path,
     c: u64,
     teacher: &Evaluator,
-    cfg: &super::TrainConfig,
+    cfg: &crate::train::TrainConfig,
 ) -> Result<Vec<Sample>, TrainError> {
     let (chosen, seed) = draw_contact(chunk, c, 7, cfg.siblings_per_chunk, None, cfg);
     let k = chosen.len();
@@ -415,7 +110,7 @@ fn siblings_of(
         }
         return Ok(cached.split_off(k));
     }
-    let sibs = super::siblings::siblings(
+    let sibs = crate::train::siblings::siblings(
         teacher,
         &origins,
         cfg.sibling_moves as usize,
@@ -438,7 +133,7 @@ fn draw_contact(
     salt: u64,
     k: u32,
     window: Option<[f32; 2]>,
-    cfg: &super::TrainConfig,
+    cfg: &crate::train::TrainConfig,
 ) -> (Vec<usize>, u64) {
     let contact = eligible_contact(chunk, window);
     let seed = contact_seed(c, salt, cfg);
@@ -462,7 +157,7 @@ fn eligible_contact(chunk: &[Sample], window: Option<[f32; 2]>) -> Vec<usize> {
 }
 
 /// The seed of chunk `c`'s draw for the use `salt`.
-fn contact_seed(c: u64, salt: u64, cfg: &super::TrainConfig) -> u64 {
+fn contact_seed(c: u64, salt: u64, cfg: &crate::train::TrainConfig) -> u64 {
     splitmix(cfg.seed ^ splitmix(c.wrapping_add(salt << 41)))
 }
 
@@ -532,218 +227,19 @@ impl Rollouts {
             return Ok(rolled);
         }
         let rolled =
-            super::rollout_targets::rolled_out_all(teacher, samples, self.trials, self.seed);
+            crate::train::rollout_targets::rolled_out_all(teacher, samples, self.trials, self.seed);
         write_chunk(&path, &rolled)?;
         Ok(rolled)
     }
 }
 
-/// The student network a sample trains: the one that will evaluate its
-/// position (the student has a crashed network when `crashed_net`).
-fn student_net(s: &Sample, cfg: &super::TrainConfig) -> NetKind {
-    match s.kind {
-        NetKind::Race => NetKind::Race,
-        _ => contact_net(&s.position, cfg.crashed_net),
-    }
-}
-
-/// How many times a position is seen per epoch: `hard_plan_weight` for
-/// back games, holding games and crashed boards, where the network errs
-/// most (with kotra-v10 as teacher they were 64% of the contact
-/// positions, so the weight buys more passes over them, not coverage).
-fn copies(pos: &Position, cfg: &super::TrainConfig) -> usize {
-    if GamePlan::of(pos).is_hard() {
-        cfg.hard_plan_weight as usize
-    } else {
-        1
-    }
-}
-
-fn create_dir(dir: &Path) -> Result<(), TrainError> {
-    std::fs::create_dir_all(dir).map_err(|error| TrainError::Write {
-        path: dir.to_owned(),
-        error,
-    })
-}
-
-fn kind_code(kind: NetKind) -> u8 {
-    match kind {
-        NetKind::Contact => 0,
-        NetKind::Race => 1,
-        NetKind::Crashed => 2,
-    }
-}
-
-fn write_chunk(path: &Path, samples: &[Sample]) -> Result<(), TrainError> {
-    let mut payload = Vec::with_capacity(samples.len() * RECORD);
-    for s in samples {
-        let (mover, opponent) = s.position.to_sides();
-        payload.extend_from_slice(&mover);
-        payload.extend_from_slice(&opponent);
-        payload.push(kind_code(s.kind));
-        for v in s.target.0 {
-            payload.extend_from_slice(&v.to_le_bytes());
-        }
-    }
-    crate::atomic_file::write(path, &frame(&CHUNK_KIND, &payload)).map_err(|error| {
-        TrainError::Write {
-            path: path.to_owned(),
-            error,
-        }
-    })
-}
-
-fn read_chunk(path: &Path) -> Result<Vec<Sample>, TrainError> {
-    let bad = |why: String| TrainError::Positions {
-        path: path.to_owned(),
-        why,
-    };
-    let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
-    let payload = unframe(&CHUNK_KIND, &bytes).map_err(|e| bad(e.to_string()))?;
-    if !payload.len().is_multiple_of(RECORD) {
-        return Err(bad("not a whole number of records".into()));
-    }
-    payload
-        .chunks_exact(RECORD)
-        .map(|r| {
-            let side = |b: &[u8]| -> [u8; 25] { b.try_into().expect("25 bytes") };
-            let position = Position::from_sides(&side(&r[..25]), &side(&r[25..50]))
-                .map_err(|e| bad(e.to_string()))?;
-            let kind = match r[50] {
-                0 => NetKind::Contact,
-                1 => NetKind::Race,
-                2 => NetKind::Crashed,
-                k => return Err(bad(format!("unknown network {k}"))),
-            };
-            let mut target = [0f32; 5];
-            for (v, b) in target.iter_mut().zip(r[51..].chunks_exact(4)) {
-                *v = f32::from_le_bytes(b.try_into().expect("4 bytes"));
-            }
-            Ok(Sample {
-                position,
-                kind,
-                target: Probs(target),
-            })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::{add_trained, banked_chunks, copies};
     use super::*;
-    use crate::train::selfplay::TargetSearch;
-
-    #[test]
-    fn chunks_round_trip_and_damage_is_refused() {
-        let eval = Evaluator::new(Model::random(16, 8, 3));
-        let samples = play_games(
-            &eval,
-            2,
-            9,
-            0.7,
-            MovePolicy::greedy(),
-            TargetSearch::plain(1),
-        );
-        assert!(samples.len() > 10);
-        let dir = std::env::temp_dir().join(format!("kotra-distill-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("00000.bin");
-        write_chunk(&path, &samples).unwrap();
-        let back = read_chunk(&path).unwrap();
-        assert_eq!(back.len(), samples.len());
-        for (a, b) in back.iter().zip(&samples) {
-            assert_eq!(
-                (a.position, a.kind, a.target),
-                (b.position, b.kind, b.target)
-            );
-        }
-        let bytes = std::fs::read(&path).unwrap();
-        std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
-        let err = read_chunk(&path).unwrap_err().to_string();
-        assert!(err.contains("truncated"), "{err}");
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn hard_positions_count_hard_plan_weight_times_and_go_to_their_network() {
-        let mut cfg = super::super::TrainConfig {
-            distill_teacher: Some("teacher.net".into()),
-            target_ply: 1,
-            hard_plan_weight: 3.0,
-            ..Default::default()
-        };
-        cfg.validate().unwrap();
-        // Seven checkers on the 1- to 3-points with a checker still back.
-        let crashed = Position::from_points(&[(24, 1), (3, 3), (2, 3), (1, 2), (6, 6)], &[(6, 15)]);
-        assert!(GamePlan::of(&crashed).is_hard());
-        assert_eq!(copies(&crashed, &cfg), 3);
-        assert_eq!(copies(&Position::starting(), &cfg), 1);
-        let sample = |position, kind| Sample {
-            position,
-            kind,
-            target: Probs([0.5, 0.1, 0.0, 0.1, 0.0]),
-        };
-        let crashed = sample(crashed, NetKind::Contact);
-        let opening = sample(Position::starting(), NetKind::Contact);
-        assert_eq!(student_net(&crashed, &cfg), NetKind::Contact);
-        cfg.crashed_net = true;
-        cfg.validate().unwrap();
-        assert_eq!(student_net(&crashed, &cfg), NetKind::Crashed);
-        assert_eq!(student_net(&opening, &cfg), NetKind::Contact);
-        let race = Position::from_points(&[(8, 15)], &[(6, 15)]);
-        assert_eq!(
-            student_net(&sample(race, NetKind::Race), &cfg),
-            NetKind::Race
-        );
-        for bad in [0.5, 1.5] {
-            cfg.hard_plan_weight = bad;
-            assert!(cfg.validate().is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn distill_nets_picks_the_networks_and_its_fields_are_checked() {
-        use crate::train::config::DistillNets;
-        let parse = |json: &str| serde_json::from_str::<crate::train::TrainConfig>(json).unwrap();
-        let cfg = parse(r#"{"distill_teacher": "t.net", "target_ply": 1, "distill_nets": "race"}"#);
-        assert_eq!(cfg.distill_nets, DistillNets::Race);
-        assert!(cfg.validate().is_err(), "race alone needs init_model");
-        let mut cfg = parse(
-            r#"{"distill_teacher": "t.net", "init_model": "t.net", "target_ply": 1, "distill_nets": "race", "race_rollout_trials": 36}"#,
-        );
-        cfg.validate().unwrap();
-        assert!(
-            cfg.distill_nets.trains(NetKind::Race) && !cfg.distill_nets.trains(NetKind::Contact)
-        );
-        cfg.distill_nets = DistillNets::Contact;
-        assert!(
-            cfg.validate().is_err(),
-            "rollouts for a race network not trained"
-        );
-        cfg.distill_nets = DistillNets::Both;
-        cfg.race_mid = 64;
-        cfg.validate().unwrap();
-        cfg.race_mid = 12;
-        assert!(cfg.validate().is_err(), "race_mid is a multiple of 8");
-        cfg.race_mid = 64;
-        cfg.distill_nets = DistillNets::Contact;
-        cfg.race_rollout_trials = 0;
-        assert!(
-            cfg.validate().is_err(),
-            "a fresh race network that nothing trains"
-        );
-        let fresh = Model::random(16, 8, 3).with_fresh_race(32, 16, 4);
-        assert_eq!(
-            (fresh.race.hidden, fresh.race.mid.as_ref().map(|m| m.units)),
-            (32, Some(16))
-        );
-        fresh.validate().unwrap();
-        assert!(!DistillNets::Contact.trains(NetKind::Race));
-        assert!(DistillNets::Contact.trains(NetKind::Crashed));
-        assert!(
-            DistillNets::Both.trains(NetKind::Race) && DistillNets::Both.trains(NetKind::Contact)
-        );
-    }
+    use crate::eval::Model;
+    use crate::eval::game_plan::GamePlan;
+    use crate::train::selfplay::{MovePolicy, TargetSearch, play_games};
 
     #[test]
     fn race_rollouts_are_cached_beside_the_positions_and_checked_against_them() {
@@ -832,11 +328,10 @@ mod tests {
             );
         }
         // Its cache is its own: the window is in the folder's name.
-        let names: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(names, [format!("contact-rollouts-4-4-w{lo}-{hi}")]);
+        assert_eq!(
+            cache_folders(&dir),
+            [format!("contact-rollouts-4-4-w{lo}-{hi}")]
+        );
         std::fs::remove_dir_all(&dir).unwrap();
         for bad in [[0.6, 0.5], [-0.1, 0.5], [0.5, 1.5], [f32::NAN, 0.5]] {
             let cfg = crate::train::TrainConfig {
@@ -845,12 +340,7 @@ mod tests {
             };
             assert!(cfg.validate().is_err(), "{bad:?}");
         }
-        let no_rollouts = crate::train::TrainConfig {
-            contact_rollout_trials: 0,
-            contact_rollouts_per_chunk: 0,
-            ..cfg
-        };
-        assert!(no_rollouts.validate().is_err());
+        assert_refused_without_contact_rollouts(cfg);
     }
 
     #[test]
@@ -889,22 +379,12 @@ mod tests {
         };
         let (_, drawn) = with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &random).unwrap();
         assert_ne!(drawn, chosen);
-        let mut names: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
         assert_eq!(
-            names,
+            cache_folders(&dir),
             ["contact-rollouts-4-5", "contact-rollouts-4-5-disagreement"]
         );
         std::fs::remove_dir_all(&dir).unwrap();
-        let no_rollouts = crate::train::TrainConfig {
-            contact_rollout_trials: 0,
-            contact_rollouts_per_chunk: 0,
-            ..cfg
-        };
-        assert!(no_rollouts.validate().is_err());
+        assert_refused_without_contact_rollouts(cfg);
     }
 
     #[test]
@@ -966,6 +446,26 @@ mod tests {
             ..Default::default()
         };
         assert!(not_distilled.validate().is_err());
+    }
+
+    /// The folders in `dir`, sorted: the caches a run made.
+    fn cache_folders(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// A way of choosing contact rollouts means nothing without them.
+    fn assert_refused_without_contact_rollouts(cfg: crate::train::TrainConfig) {
+        let no_rollouts = crate::train::TrainConfig {
+            contact_rollout_trials: 0,
+            contact_rollouts_per_chunk: 0,
+            ..cfg
+        };
+        assert!(no_rollouts.validate().is_err());
     }
 
     /// A 1-ply distillation whose chunks each roll out `per_chunk` contact
@@ -1139,33 +639,5 @@ mod tests {
         ] {
             assert!(bad.validate().is_err(), "{bad:?}");
         }
-    }
-
-    #[test]
-    fn the_student_keeps_the_teachers_race_network() {
-        let teacher = Model::random(16, 8, 4);
-        let s = student(&teacher, 32, 8, 5);
-        assert_eq!(s.race, teacher.race);
-        assert_eq!(s.contact.hidden, 32);
-        assert_eq!(s.contact.mid.as_ref().map(|m| m.units), Some(8));
-        assert!(s.crashed.is_none());
-        s.validate().unwrap();
-    }
-
-    #[test]
-    fn a_refined_student_starts_from_its_initial_networks() {
-        let mut init = Model::random(16, 8, 6).with_fresh_contact(24, 8, 7);
-        init.crashed = Some(init.contact.clone());
-        let s = refined_student(&init, false);
-        assert_eq!((&s.contact, &s.race), (&init.contact, &init.race));
-        assert!(s.crashed.is_none());
-        assert_eq!(refined_student(&init, true).crashed, init.crashed);
-        let cfg = crate::train::TrainConfig {
-            distill_teacher: Some("teacher.net".into()),
-            init_model: Some("init.net".into()),
-            target_ply: 1,
-            ..Default::default()
-        };
-        cfg.validate().unwrap();
     }
 }

@@ -1,0 +1,379 @@
+//! Distillation: supervised learning of a new contact network from a
+//! teacher's search.
+//!
+//! Self-play learning refines a network only as fast as its games come:
+//! each position is seen once, at a learning rate small enough for the
+//! noise of fresh targets, and 1-ply targets stopped paying near 6.5 mp.
+//! Here the teacher plays `games` noisy games once, every position it
+//! rolls from gets its `target_ply`-ply value, and the student makes
+//! `epochs` full passes over that fixed set at a decaying learning rate.
+//! A student with two hidden layers learns the teacher's 1-ply judgement
+//! far better than the teacher's own 0-ply network holds it (kotra-v10 in
+//! models/README.md).
+//!
+//! Phase 1 writes the positions in chunks of `games_per_step` games
+//! (`positions/NNNNN.bin`, each written atomically and skipped on
+//! resume); phase 2 checkpoints after every epoch. The student keeps the
+//! teacher's race network, which it does not train, unless `distill_nets`
+//! names it: then the set's race positions train it (with `"race"` alone,
+//! the contact network stays the initial model's). With `crashed_net`
+//! it has a crashed network of the contact network's shape for back
+//! games and crashed boards (`eval::contact_net`), which then learns
+//! those positions alone: twice the weights for the contact game at the
+//! same cost per evaluation (measured as kotra-v13c in models/README.md:
+//! it did not pay). Without it the contact network learns them too.
+
+use super::checkpoint::Checkpoint;
+use super::dev_set::DevSet;
+use super::learner::{AdamPass, Learners};
+use super::selfplay::Sample;
+use super::{TrainError, TrainOptions, measure, progress_bar};
+use crate::backgammon::Position;
+use crate::eval::game_plan::GamePlan;
+use crate::eval::{Evaluator, Model, NetKind, contact_net};
+use crate::players::duel::splitmix;
+use std::path::Path;
+use std::time::Instant;
+
+mod chunk_file;
+mod chunk_targets;
+mod teacher_set;
+
+use chunk_file::banked_chunks;
+use chunk_targets::{siblings_of, with_contact_rollouts, with_race_rollouts};
+use teacher_set::TeacherSet;
+
+/// The student of `teacher`: its race network, a new contact network of
+/// `hidden` and `mid` units, no crashed network (the caller adds one).
+pub fn student(teacher: &Model, hidden: usize, mid: usize, seed: u64) -> Model {
+    let mut m = teacher.clone().with_fresh_contact(hidden, mid, seed);
+    m.crashed = None;
+    m
+}
+
+/// A student that starts from `init`'s networks. Its crashed network is
+/// kept only with `crashed_net` (training and evaluation must route
+/// alike); the caller adds a fresh one where the config asks and `init`
+/// has none, as for a fresh student.
+pub fn refined_student(init: &Model, crashed_net: bool) -> Model {
+    let mut m = init.clone();
+    if !crashed_net {
+        m.crashed = None;
+    }
+    m
+}
+
+/// Runs (or continues) a distillation run whose checkpoint is `state`.
+pub(super) fn run(
+    opts: &TrainOptions,
+    teacher_path: &Path,
+    mut state: Checkpoint,
+    mut learners: Learners,
+    dev: Option<&DevSet>,
+) -> Result<Checkpoint, TrainError> {
+    let cfg = state.config.clone();
+    if state.step == 0 {
+        // A checkpoint before the teacher's games, so that `--resume`
+        // works while they are played (written chunks are kept).
+        state.save_all(&opts.out_dir)?;
+    }
+    // Wall time counts the teacher's games played in this session too.
+    let started = Instant::now();
+    let base_seconds = state.seconds;
+    let (samples, distinct) = positions(opts, teacher_path, &cfg)?;
+    state.games_played = cfg.games;
+    state.model.meta.games_trained = state.prior_games + cfg.games;
+    let epochs = cfg.epochs as u64;
+    let bar = progress_bar(opts.progress, epochs, state.step);
+    let sizes = format!("{distinct} positions, {} samples a pass", samples.len());
+    bar.suspend(|| eprintln!("{sizes}"));
+    bar.set_message(sizes);
+    while state.step < epochs {
+        // From `learning_rate` at the first epoch to `learning_rate_end` at the last.
+        let lr = cfg.learning_rate_after(state.step as f64 / (epochs.max(2) - 1) as f64);
+        let pass = AdamPass {
+            batch: cfg.batch_size,
+            epochs: 1,
+            lr,
+        };
+        let loss = learners.train(&samples, pass, splitmix(cfg.seed ^ state.step));
+        learners.export(&mut state.model);
+        state.step += 1;
+        state.seconds = base_seconds + started.elapsed().as_secs_f64();
+        state.keep_learners(&learners);
+        let mut point = measure(&state, dev, loss);
+        // A distillation's curve runs over epochs.
+        point.games = state.step;
+        // The loss of each network this run trains.
+        let losses: Vec<String> = [("loss", point.loss_contact), ("race loss", point.loss_race)]
+            .into_iter()
+            .filter(|(_, loss)| loss.is_finite())
+            .map(|(name, loss)| format!("{name} {loss:.3e}"))
+            .collect();
+        bar.suspend(|| {
+            eprintln!(
+                "epoch {}: lr {lr:.2e}, {}, {}",
+                state.step,
+                losses.join(", "),
+                point.strength()
+            )
+        });
+        state.record(point, &opts.out_dir)?;
+        state.save_all(&opts.out_dir)?;
+        bar.set_position(state.step);
+    }
+    bar.finish();
+    Ok(state)
+}
+
+/// The whole set of samples (a hard position repeated, see [`copies`])
+/// and the number of distinct positions trained on: chunks already on disk
+/// are read, the rest played by the teacher and written. The main set's
+/// chunks get their rollouts and siblings; then come the `extra_sets`.
+fn positions(
+    opts: &TrainOptions,
+    teacher_path: &Path,
+    cfg: &super::TrainConfig,
+) -> Result<(Vec<Sample>, usize), TrainError> {
+    let teacher = Evaluator::new(Model::load(teacher_path)?);
+    let main_set = TeacherSet {
+        dir: opts.out_dir.join("positions"),
+        seed: cfg.seed,
+        games: cfg.games,
+        search: cfg.target_search(),
+    };
+    let extra_sets: Vec<(TeacherSet, usize, Option<Evaluator>)> = cfg
+        .extra_sets
+        .iter()
+        .map(|set| {
+            let teacher_set = TeacherSet {
+                dir: opts.out_dir.join(set.folder()),
+                seed: set.seed,
+                games: set.games,
+                search: set.target_search(),
+            };
+            let own_teacher = set
+                .teacher
+                .as_deref()
+                .map(|path| Model::load(path).map(Evaluator::new))
+                .transpose()?;
+            Ok((teacher_set, set.weight as usize, own_teacher))
+        })
+        .collect::<Result<_, TrainError>>()?;
+    let bar = crate::progress::bar(
+        opts.progress,
+        cfg.games + cfg.extra_sets.iter().map(|s| s.games).sum::<u64>(),
+        "{elapsed_precise} [{bar:30}] {pos}/{len} teacher games ({per_sec}, eta {eta}) {msg}",
+    );
+    let mut all = Vec::new();
+    let mut distinct = 0;
+    for c in 0..main_set.chunks(cfg) {
+        let chunk = main_set.chunk(c, &teacher, cfg)?;
+        let chunk = if cfg.race_rollout_trials > 0 {
+            with_race_rollouts(chunk, &opts.out_dir, c, &teacher, cfg)?
+        } else {
+            chunk
+        };
+        let (chunk, rolled) = if cfg.contact_rollout_trials > 0 {
+            with_contact_rollouts(chunk, &opts.out_dir, c, &teacher, cfg)?
+        } else {
+            (chunk, Vec::new())
+        };
+        let siblings = if cfg.sibling_moves > 0 {
+            siblings_of(&chunk, &opts.out_dir, c, &teacher, cfg)?
+        } else {
+            Vec::new()
+        };
+        distinct += add_trained(&mut all, chunk, &rolled, 1, cfg);
+        distinct += add_trained(&mut all, siblings, &[], 1, cfg);
+        bar.inc(main_set.games_in(c, cfg));
+        bar.set_message(format!("{distinct} positions"));
+    }
+    for (set, weight, own_teacher) in &extra_sets {
+        for c in 0..set.chunks(cfg) {
+            let chunk = set.chunk(c, own_teacher.as_ref().unwrap_or(&teacher), cfg)?;
+            distinct += add_trained(&mut all, chunk, &[], *weight, cfg);
+            bar.inc(set.games_in(c, cfg));
+            bar.set_message(format!("{distinct} positions"));
+        }
+    }
+    for dir in &cfg.banked_rollouts {
+        for chunk in banked_chunks(dir)? {
+            let rolled: Vec<usize> = (0..chunk.len()).collect();
+            distinct += add_trained(&mut all, chunk, &rolled, 1, cfg);
+        }
+        bar.set_message(format!("{distinct} positions"));
+    }
+    bar.finish_and_clear();
+    Ok((all, distinct))
+}
+
+/// Appends the samples of `chunk` that the run trains to `all`, each as
+/// often as it counts per epoch (`weight` times, the rolled-out ones, at
+/// the ascending indices `rolled`, `rollout_weight` times more), and
+/// returns how many positions that was.
+fn add_trained(
+    all: &mut Vec<Sample>,
+    chunk: Vec<Sample>,
+    rolled: &[usize],
+    weight: usize,
+    cfg: &super::TrainConfig,
+) -> usize {
+    let mut added = 0;
+    for (i, s) in chunk.into_iter().enumerate() {
+        if !cfg.distill_nets.trains(s.kind) {
+            continue;
+        }
+        let s = Sample {
+            kind: student_net(&s, cfg),
+            ..s
+        };
+        let rollout_weight = if rolled.binary_search(&i).is_ok() {
+            cfg.rollout_weight as usize
+        } else {
+            1
+        };
+        all.extend(std::iter::repeat_n(
+            s,
+            weight * rollout_weight * copies(&s.position, cfg),
+        ));
+        added += 1;
+    }
+    added
+}
+
+/// The student network a sample trains: the one that will evaluate its
+/// position (the student has a crashed network when `crashed_net`).
+fn student_net(s: &Sample, cfg: &super::TrainConfig) -> NetKind {
+    match s.kind {
+        NetKind::Race => NetKind::Race,
+        _ => contact_net(&s.position, cfg.crashed_net),
+    }
+}
+
+/// How many times a position is seen per epoch: `hard_plan_weight` for
+/// back games, holding games and crashed boards, where the network errs
+/// most (with kotra-v10 as teacher they were 64% of the contact
+/// positions, so the weight buys more passes over them, not coverage).
+fn copies(pos: &Position, cfg: &super::TrainConfig) -> usize {
+    if GamePlan::of(pos).is_hard() {
+        cfg.hard_plan_weight as usize
+    } else {
+        1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Probs;
+
+    #[test]
+    fn hard_positions_count_hard_plan_weight_times_and_go_to_their_network() {
+        let mut cfg = super::super::TrainConfig {
+            distill_teacher: Some("teacher.net".into()),
+            target_ply: 1,
+            hard_plan_weight: 3.0,
+            ..Default::default()
+        };
+        cfg.validate().unwrap();
+        // Seven checkers on the 1- to 3-points with a checker still back.
+        let crashed = Position::from_points(&[(24, 1), (3, 3), (2, 3), (1, 2), (6, 6)], &[(6, 15)]);
+        assert!(GamePlan::of(&crashed).is_hard());
+        assert_eq!(copies(&crashed, &cfg), 3);
+        assert_eq!(copies(&Position::starting(), &cfg), 1);
+        let sample = |position, kind| Sample {
+            position,
+            kind,
+            target: Probs([0.5, 0.1, 0.0, 0.1, 0.0]),
+        };
+        let crashed = sample(crashed, NetKind::Contact);
+        let opening = sample(Position::starting(), NetKind::Contact);
+        assert_eq!(student_net(&crashed, &cfg), NetKind::Contact);
+        cfg.crashed_net = true;
+        cfg.validate().unwrap();
+        assert_eq!(student_net(&crashed, &cfg), NetKind::Crashed);
+        assert_eq!(student_net(&opening, &cfg), NetKind::Contact);
+        let race = Position::from_points(&[(8, 15)], &[(6, 15)]);
+        assert_eq!(
+            student_net(&sample(race, NetKind::Race), &cfg),
+            NetKind::Race
+        );
+        for bad in [0.5, 1.5] {
+            cfg.hard_plan_weight = bad;
+            assert!(cfg.validate().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn distill_nets_picks_the_networks_and_its_fields_are_checked() {
+        use crate::train::config::DistillNets;
+        let parse = |json: &str| serde_json::from_str::<crate::train::TrainConfig>(json).unwrap();
+        let cfg = parse(r#"{"distill_teacher": "t.net", "target_ply": 1, "distill_nets": "race"}"#);
+        assert_eq!(cfg.distill_nets, DistillNets::Race);
+        assert!(cfg.validate().is_err(), "race alone needs init_model");
+        let mut cfg = parse(
+            r#"{"distill_teacher": "t.net", "init_model": "t.net", "target_ply": 1, "distill_nets": "race", "race_rollout_trials": 36}"#,
+        );
+        cfg.validate().unwrap();
+        assert!(
+            cfg.distill_nets.trains(NetKind::Race) && !cfg.distill_nets.trains(NetKind::Contact)
+        );
+        cfg.distill_nets = DistillNets::Contact;
+        assert!(
+            cfg.validate().is_err(),
+            "rollouts for a race network not trained"
+        );
+        cfg.distill_nets = DistillNets::Both;
+        cfg.race_mid = 64;
+        cfg.validate().unwrap();
+        cfg.race_mid = 12;
+        assert!(cfg.validate().is_err(), "race_mid is a multiple of 8");
+        cfg.race_mid = 64;
+        cfg.distill_nets = DistillNets::Contact;
+        cfg.race_rollout_trials = 0;
+        assert!(
+            cfg.validate().is_err(),
+            "a fresh race network that nothing trains"
+        );
+        let fresh = Model::random(16, 8, 3).with_fresh_race(32, 16, 4);
+        assert_eq!(
+            (fresh.race.hidden, fresh.race.mid.as_ref().map(|m| m.units)),
+            (32, Some(16))
+        );
+        fresh.validate().unwrap();
+        assert!(!DistillNets::Contact.trains(NetKind::Race));
+        assert!(DistillNets::Contact.trains(NetKind::Crashed));
+        assert!(
+            DistillNets::Both.trains(NetKind::Race) && DistillNets::Both.trains(NetKind::Contact)
+        );
+    }
+
+    #[test]
+    fn the_student_keeps_the_teachers_race_network() {
+        let teacher = Model::random(16, 8, 4);
+        let s = student(&teacher, 32, 8, 5);
+        assert_eq!(s.race, teacher.race);
+        assert_eq!(s.contact.hidden, 32);
+        assert_eq!(s.contact.mid.as_ref().map(|m| m.units), Some(8));
+        assert!(s.crashed.is_none());
+        s.validate().unwrap();
+    }
+
+    #[test]
+    fn a_refined_student_starts_from_its_initial_networks() {
+        let mut init = Model::random(16, 8, 6).with_fresh_contact(24, 8, 7);
+        init.crashed = Some(init.contact.clone());
+        let s = refined_student(&init, false);
+        assert_eq!((&s.contact, &s.race), (&init.contact, &init.race));
+        assert!(s.crashed.is_none());
+        assert_eq!(refined_student(&init, true).crashed, init.crashed);
+        let cfg = crate::train::TrainConfig {
+            distill_teacher: Some("teacher.net".into()),
+            init_model: Some("init.net".into()),
+            target_ply: 1,
+            ..Default::default()
+        };
+        cfg.validate().unwrap();
+    }
+}
