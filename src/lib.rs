@@ -10,7 +10,7 @@
 //!   games called Kotra;
 //! - [`game`]: the trait they implement, so that [`search::variant`],
 //!   [`train::variant`] and the duels run on them;
-//! - [`bench`]: speed measurements behind `kotra-ai bench` and benches/;
+//! - [`bench`](mod@bench): speed measurements behind `kotra-ai bench` and benches/;
 //! - [`cli`]: the `kotra-ai` command line, a thin shell over the library.
 
 pub mod atomic_file;

@@ -7,7 +7,7 @@
 //! - `RAW_PER_SIDE` = 98 per side: for points 1..=24 four units
 //!   (≥1, ≥2, ≥3 checkers, (n−3)/2 for the rest), the bar n/2, borne off n/15;
 //! - contact nets add `FEATURES_PER_SIDE` per side (see [`side_features`]);
-//! - race nets add `RACE_FEATURES_PER_SIDE` per side (see [`race_features`]):
+//! - race nets add `RACE_FEATURES_PER_SIDE` per side (see `race_features`):
 //!   the pip count, and what decides gammons and backgammons in a race.
 //!
 //! `ENCODING_VERSION` is written into model files: a network trained on
@@ -355,7 +355,7 @@ fn escape_rolls(m: &Masks, from: u32, blocks: u32) -> u32 {
 /// home and bar) /5, 8 the opponent's made points in the 12 points in front of
 /// the rearmost checker /6, 9 outfield checkers (points 7..=12) /5 (the ten
 /// of encoding version 1); then
-/// 10 escape rolls of the rearmost checker /36 ([`escape_rolls`]);
+/// 10 escape rolls of the rearmost checker /36 (`escape_rolls`);
 /// 11 pips to break contact /100 (each checker's distance past the
 /// opponent's rearmost checker); 12 timing /100 (pips outside the home
 /// board, not counting the two checkers that hold each anchor in the

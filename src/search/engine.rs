@@ -50,7 +50,7 @@ impl Preselection {
     /// The indices of the `keep` candidates of `moves` (played from `pos`)
     /// that PubEval scores highest, in list order so that ties fall as
     /// without pruning; `None` where nothing is pruned (`keep` 0, a list
-    /// of at most `keep`, or one longer than [`PRUNE_MAX`]).
+    /// of at most `keep`, or one longer than `PRUNE_MAX`).
     pub fn choose(
         &mut self,
         pos: &Position,
