@@ -229,6 +229,21 @@ fn bad_input_gets_one_line_and_exit_2() {
         "--trials",
     );
     assert_one_line_error(
+        &run(&["rollout", "4HPwATDgc/ABMA", "--truncate", "0"]),
+        "--truncate",
+    );
+    assert_one_line_error(
+        &run(&[
+            "rollout",
+            "4HPwATDgc/ABMA",
+            "--dice",
+            "31",
+            "--candidates",
+            "0",
+        ]),
+        "--candidates",
+    );
+    assert_one_line_error(
         &run(&[
             "rollout",
             "4HPwATDgc/ABMA:MAEAAAAAAAAE",

@@ -48,6 +48,16 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
     if args.trials == 0 {
         anyhow::bail!("--trials must be at least 1");
     }
+    if args.candidates == 0 {
+        anyhow::bail!("--candidates must be at least 1");
+    }
+    if args.truncate == Some(0) {
+        // Truncating before the first move would report the evaluator's
+        // own value as a rollout.
+        anyhow::bail!(
+            "--truncate must be at least 1 (leave it out to play every trial to the end)"
+        );
+    }
     if args.ply > 2 {
         anyhow::bail!("--ply must be 0 to 2 inside a rollout");
     }
@@ -83,7 +93,7 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
     }
     let filter = SearchSettings {
         first: MoveFilter {
-            keep: args.candidates.max(1),
+            keep: args.candidates,
             window: 0.16,
         },
         ..SearchSettings::world_class(0)
@@ -91,7 +101,7 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
     let ranked = searcher.rank_moves(&list, &state, &filter);
     let chosen: Vec<_> = ranked
         .iter()
-        .take(args.candidates.max(1))
+        .take(args.candidates)
         .filter(|r| r.equity >= ranked[0].equity - 0.16)
         .collect();
     let bar = bar(!args.json, args.trials as u64 * chosen.len() as u64);
