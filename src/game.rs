@@ -49,14 +49,33 @@ pub trait Game: Sync + Send {
     /// whose optional rules act after the win (Icelandic bonus throws)
     /// override it.
     fn play(&self, dice: &mut dyn FnMut() -> (u8, u8), choose: &mut Chooser<'_, Self>) -> f32 {
-        let mut state = self.start(dice);
+        let start = self.start(dice);
+        let points = self.play_on(start, dice, choose);
+        if self.seat(&start) == 0 {
+            points
+        } else {
+            -points
+        }
+    }
+
+    /// Plays on from `state` to the end of the game (a rollout's trial);
+    /// returns the points of the side to move in `state` minus the
+    /// other's. Games whose optional rules act after the win override it.
+    fn play_on(
+        &self,
+        state: Self::State,
+        dice: &mut dyn FnMut() -> (u8, u8),
+        choose: &mut Chooser<'_, Self>,
+    ) -> f32 {
+        let root = self.seat(&state);
+        let mut state = state;
         for _ in 0..MAX_TURNS {
             let turns = self.turns(&state, dice());
             let i = choose(&state, &turns).min(turns.len() - 1);
             match self.after(&state, &turns[i]) {
                 After::Next(next) => state = next,
                 After::Ended(end) => {
-                    return if self.seat(&state) == 0 {
+                    return if self.seat(&state) == root {
                         end.points
                     } else {
                         -end.points

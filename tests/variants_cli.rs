@@ -224,6 +224,70 @@ fn bad_input_is_one_line_and_exit_2() {
         &args(&with(ICE, &["duel", "--a", "pubeval", "--b", "random"])),
         "unknown player",
     );
-    one_line_error(&args(&with(ICE, &["rollout", "start"])), "backgammon only");
+    one_line_error(&args(&with(ICE, &["score"])), "backgammon only");
     one_line_error(&["--players", "4", "show", "start"], "--players");
+}
+
+#[test]
+fn rollouts_play_positions_and_turns_out_reproducibly() {
+    let position = json(&args(&with(
+        ICE,
+        &["rollout", "start", "--trials", "72", "--json"],
+    )));
+    assert_eq!(position["trials"], 72);
+    let share = |v: &serde_json::Value, k: &str| v[k]["mean"].as_f64().unwrap();
+    let (wins, losses) = (share(&position, "wins"), share(&position, "losses"));
+    assert!(wins > 0.0 && losses > 0.0 && wins + losses <= 1.0 + 1e-9);
+    assert!(position["points"]["se"].as_f64().unwrap() > 0.0);
+    // The same seed gives the same figures, another seed others.
+    let again = json(&args(&with(
+        ICE,
+        &["rollout", "start", "--trials", "72", "--json"],
+    )));
+    assert_eq!(position, again);
+    let other = json(&args(&with(
+        ICE,
+        &[
+            "rollout", "start", "--trials", "72", "--seed", "2", "--json",
+        ],
+    )));
+    assert_ne!(position, other);
+    // With dice: the best turns at 0-ply, ranked by their rollouts.
+    let turns = json(&args(&with(
+        HOUSE,
+        &[
+            "rollout",
+            "start",
+            "--dice",
+            "44",
+            "--trials",
+            "16",
+            "--candidates",
+            "3",
+            "--json",
+        ],
+    )));
+    let moves = turns["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3);
+    let points: Vec<f64> = moves
+        .iter()
+        .map(|m| m["points"]["mean"].as_f64().unwrap())
+        .collect();
+    assert!(points.windows(2).all(|w| w[0] >= w[1]), "{points:?}");
+    // What a rollout cannot do for these games is refused in one line.
+    one_line_error(
+        &args(&with(
+            &["--game", "icelandic-kotra", "--equalizing-throw"],
+            &["rollout", "start"],
+        )),
+        "first turn",
+    );
+    one_line_error(
+        &args(&with(HOUSE, &["rollout", "start", "--cubeful"])),
+        "--cubeful",
+    );
+    one_line_error(
+        &args(&with(HOUSE, &["rollout", "start", "--trials", "0"])),
+        "--trials",
+    );
 }

@@ -44,23 +44,31 @@ pub struct RolloutArgs {
     pub json: bool,
 }
 
+impl RolloutArgs {
+    /// The counts every game's rollout needs.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if self.trials == 0 {
+            anyhow::bail!("--trials must be at least 1");
+        }
+        if self.candidates == 0 {
+            anyhow::bail!("--candidates must be at least 1");
+        }
+        if self.truncate == Some(0) {
+            // Truncating before the first move would report the evaluator's
+            // own value as a rollout.
+            anyhow::bail!(
+                "--truncate must be at least 1 (leave it out to play every trial to the end)"
+            );
+        }
+        if self.ply > 2 {
+            anyhow::bail!("--ply must be 0 to 2 inside a rollout");
+        }
+        Ok(())
+    }
+}
+
 pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
-    if args.trials == 0 {
-        anyhow::bail!("--trials must be at least 1");
-    }
-    if args.candidates == 0 {
-        anyhow::bail!("--candidates must be at least 1");
-    }
-    if args.truncate == Some(0) {
-        // Truncating before the first move would report the evaluator's
-        // own value as a rollout.
-        anyhow::bail!(
-            "--truncate must be at least 1 (leave it out to play every trial to the end)"
-        );
-    }
-    if args.ply > 2 {
-        anyhow::bail!("--ply must be 0 to 2 inside a rollout");
-    }
+    args.check()?;
     let mut setup = super::setup_arg(&args.position)?;
     let state = CubeState::from_setup(&setup);
     if args.cubeful && !matches!(state.stakes, Stakes::Money { .. }) {

@@ -1,12 +1,14 @@
 //! The command line for `--game icelandic-kotra` and `--game
-//! icehouse-kotra`: show, moves, analyze, train and duel over the shared
-//! [`Game`] machinery.
+//! icehouse-kotra`: show, moves, analyze, rollout, train and duel over the
+//! shared [`Game`] machinery.
 
 use super::Command;
+use super::rollout::RolloutArgs;
 use super::train::TrainArgs;
 use crate::eval::game_net::{GameModel, GameModelError};
 use crate::game::{After, Game};
 use crate::players::variant::{duel_game, parse_game_player};
+use crate::rollout::variant::{GameRollout, roll_out, roll_out_turns};
 use crate::search::variant::{outputs, turn_values};
 use crate::train::variant::{GameTrainConfig, GameTrainer, checkpoint_path};
 use anyhow::{Context, bail};
@@ -19,6 +21,10 @@ pub trait CliGame: Game {
     fn chances(&self, outputs: &[f32]) -> Vec<(String, f32)>;
     /// The shipped network's file.
     fn shipped(&self) -> &'static [u8];
+    /// Why a position cannot be rolled out under this game's options.
+    fn rollout_refusal(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 impl CliGame for crate::icelandic::game::IcelandicKotra {
@@ -34,6 +40,11 @@ impl CliGame for crate::icelandic::game::IcelandicKotra {
     }
     fn shipped(&self) -> &'static [u8] {
         include_bytes!("../../models/icelandic-kotra.net")
+    }
+    fn rollout_refusal(&self) -> Option<&'static str> {
+        self.options.equalizing_throw.then_some(
+            "--equalizing-throw: a position does not record who took the first turn, which the equalizing throw depends on",
+        )
     }
 }
 
@@ -107,6 +118,7 @@ pub fn run<G: CliGame>(game: &G, command: Command) -> anyhow::Result<()> {
             json,
         ),
         Command::Train(args) => train(game, args),
+        Command::Rollout(args) => rollout(game, &args),
         Command::Duel {
             a,
             b,
@@ -287,6 +299,100 @@ fn analyze<G: CliGame>(
             };
             println!("{:>3}. {ply}-ply {m:<40} {e:+.3}{diff}", i + 1);
             println!("       {}", chances_text(c));
+        }
+    }
+    Ok(())
+}
+
+/// `kotra-ai --game G rollout`: the position for the side to move, or
+/// with dice the best `--candidates` turns of the roll at 0-ply, each
+/// rolled out to the end with the same dice.
+fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
+    if let Some(why) = game.rollout_refusal() {
+        bail!("cannot roll out with {why}");
+    }
+    let backgammon_only = [
+        ("--cubeful", args.cubeful),
+        ("--truncate", args.truncate.is_some()),
+        ("--no-variance-reduction", args.no_variance_reduction),
+    ];
+    if let Some((option, _)) = backgammon_only.iter().find(|(_, given)| *given) {
+        bail!("{option} is for backgammon rollouts only");
+    }
+    args.check()?;
+    let state = game.parse(&args.position)?;
+    let net = model_arg(game, args.model.as_deref())?.net;
+    let (trials, ply, seed) = (args.trials, args.ply, args.seed);
+    let figures = |r: &GameRollout| {
+        serde_json::json!({
+            "points": {"mean": r.points.mean, "se": r.points.se},
+            "wins": {"mean": r.wins.mean, "se": r.wins.se},
+            "losses": {"mean": r.losses.mean, "se": r.losses.se},
+        })
+    };
+    let text = |r: &GameRollout| {
+        format!(
+            "{:+.3} ± {:.3} points, wins {:.1}% ± {:.1}, losses {:.1}% ± {:.1}",
+            r.points.mean,
+            r.points.se,
+            100.0 * r.wins.mean,
+            100.0 * r.wins.se,
+            100.0 * r.losses.mean,
+            100.0 * r.losses.se
+        )
+    };
+    let Some(dice) = args.dice.as_deref() else {
+        let r = roll_out(game, &net, ply, &state, trials, seed);
+        if args.json {
+            let mut out = figures(&r);
+            out["trials"] = trials.into();
+            out["ply"] = ply.into();
+            out["seed"] = seed.into();
+            println!("{out}");
+        } else {
+            println!("{}", game.board(&state));
+            println!("Rollout for the side to move: {trials} trials, {ply}-ply play, seed {seed}");
+            println!("  {}", text(&r));
+        }
+        return Ok(());
+    };
+    let roll = dice_arg(game, Some(dice))?;
+    let turns = game.turns(&state, roll);
+    let values = turn_values(game, &net, &state, &turns, 0);
+    let mut order: Vec<usize> = (0..turns.len()).collect();
+    order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+    order.truncate(args.candidates);
+    let chosen: Vec<G::Turn> = order.iter().map(|&i| turns[i].clone()).collect();
+    let rolled = roll_out_turns(game, &net, ply, &state, &chosen, trials, seed);
+    let mut ranked: Vec<(String, GameRollout)> = chosen
+        .iter()
+        .map(|t| game.turn_text(&state, t))
+        .zip(rolled)
+        .collect();
+    ranked.sort_by(|a, b| b.1.points.mean.total_cmp(&a.1.points.mean));
+    if args.json {
+        let moves: Vec<_> = ranked
+            .iter()
+            .map(|(m, r)| {
+                let mut row = figures(r);
+                row["move"] = m.clone().into();
+                row
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::json!({"trials": trials, "ply": ply, "seed": seed, "moves": moves})
+        );
+    } else {
+        println!("{}", game.board(&state));
+        println!(
+            "Rollout of {} candidate turns with {}{}: {trials} trials each, {ply}-ply play, seed {seed}",
+            ranked.len(),
+            roll.0,
+            roll.1
+        );
+        for (i, (m, r)) in ranked.iter().enumerate() {
+            println!("{:>3}. {m:<40} {}", i + 1, text(r));
         }
     }
     Ok(())

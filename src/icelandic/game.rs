@@ -8,7 +8,7 @@
 //! (the 18 chances normalised to sum to one), plus 2 per Mar.
 
 use super::outcome::WinKind;
-use super::play::{Options, play_game};
+use super::play::{Options, play_from, play_game};
 use super::position::{POINTS, Position, Side, other_track};
 use super::turns::{Turn, legal_turns};
 use crate::game::{After, Ended, Game, best_by};
@@ -164,6 +164,21 @@ impl Game for IcelandicKotra {
     ) -> f32 {
         let white_starts = opening(dice);
         play_game(&self.options, white_starts, dice, choose).white_net()
+    }
+
+    /// A position does not record who took the game's first turn, which
+    /// only the equalizing throw (§8.2) asks: from a position the side to
+    /// move counts as the first player (the command line refuses rollouts
+    /// with that option rather than guess).
+    fn play_on(
+        &self,
+        pos: Position,
+        dice: &mut dyn FnMut() -> (u8, u8),
+        choose: &mut crate::game::Chooser<'_, Self>,
+    ) -> f32 {
+        let white = pos.white_to_move;
+        let net = play_from(&self.options, pos, white, dice, choose).white_net();
+        if white { net } else { -net }
     }
 
     fn inputs(&self) -> usize {

@@ -24,6 +24,7 @@
 //!   decisions.
 
 mod trial;
+pub mod variant;
 
 use crate::backgammon::{Dice, Position};
 use crate::cube::{CubeDecision, CubeState};
