@@ -3,8 +3,8 @@
 //! turn from every throw of the game (weighted as it falls), the rest
 //! from the trial's own seed. So a rollout depends only on its seed, not
 //! on the thread count, and a multiple of the game's throw count covers
-//! the first throw exactly. No luck adjustment: these games' networks are
-//! not yet trusted to measure luck.
+//! the first throw exactly. There is no luck adjustment (variance
+//! reduction) here yet: only backgammon rollouts have it.
 
 use super::Estimate;
 use crate::eval::game_net::GameNet;
@@ -122,7 +122,6 @@ pub fn roll_out_turns<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::game_net::GameNet;
     use crate::icehouse::game::IcehouseKotra;
     use crate::icelandic::Options;
     use crate::icelandic::game::IcelandicKotra;
