@@ -18,9 +18,13 @@ pub struct DuelResult {
     pub se: f64,
 }
 
-/// Plays `games` games (rounded up to an even number) of `a` against `b`.
+/// Plays `games` games (rounded up to an even number) of `a` against `b`;
+/// none for 0 ([`DuelResult::not_played`]).
 pub fn duel(a: &dyn Player, b: &dyn Player, games: u64, seed: u64) -> DuelResult {
-    let pairs = games.div_ceil(2).max(1);
+    if games == 0 {
+        return DuelResult::not_played();
+    }
+    let pairs = games.div_ceil(2);
     let per_pair: Vec<f64> = (0..pairs)
         .into_par_iter()
         .map(|i| {
@@ -132,5 +136,12 @@ mod tests {
             duel(&RandomPlayer, &PubEvalPlayer, 40, 9),
             duel(&RandomPlayer, &PubEvalPlayer, 40, 9)
         );
+    }
+
+    #[test]
+    fn no_games_is_no_result() {
+        let none = duel(&RandomPlayer, &PubEvalPlayer, 0, 9);
+        assert_eq!(none.games, 0);
+        assert!(none.ppg.is_nan() && none.se.is_nan());
     }
 }

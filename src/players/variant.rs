@@ -62,7 +62,7 @@ pub fn parse_game_player<G: Game>(
     })
 }
 
-/// Plays `games` games (rounded up to even) of `a` against `b`: each dice
+/// Plays `games` games (rounded up to even; none for 0) of `a` against `b`: each dice
 /// sequence twice, with the seats swapped. Points per game for `a` in the
 /// game's own scoring. Depends only on the seed, not on the thread count.
 pub fn duel_game<G: Game>(
@@ -72,7 +72,10 @@ pub fn duel_game<G: Game>(
     games: u64,
     seed: u64,
 ) -> DuelResult {
-    let pairs = games.div_ceil(2).max(1);
+    if games == 0 {
+        return DuelResult::not_played();
+    }
+    let pairs = games.div_ceil(2);
     let per_pair: Vec<f64> = (0..pairs)
         .into_par_iter()
         .map(|i| {

@@ -22,7 +22,7 @@ pub mod variant;
 
 use crate::eval::{Evaluator, Model};
 use crate::players::duel::splitmix;
-use crate::players::{DuelResult, NetPlayer, Player, PubEvalPlayer, duel};
+use crate::players::{DuelResult, NetPlayer, PubEvalPlayer, duel};
 use checkpoint::{Checkpoint, CheckpointError};
 pub use config::{ExtraSet, RolloutPick, TrainConfig};
 use curve::CurvePoint;
@@ -348,24 +348,15 @@ fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: learner::StepLoss) ->
         ply: 0,
     };
     let seed = splitmix(cfg.seed ^ state.games_played);
-    // `measure_games: 0` measures no games at all: a duel would still play
-    // one mirrored pair and report its result as a measurement.
-    let versus = |other: &dyn Player, seed: u64| {
-        if cfg.measure_games == 0 {
-            DuelResult::not_played()
-        } else {
-            duel(&me, other, cfg.measure_games, seed)
-        }
-    };
-    let vs_pubeval = versus(&PubEvalPlayer, seed);
+    let vs_pubeval = duel(&me, &PubEvalPlayer, cfg.measure_games, seed);
     let vs_previous = match &state.previous {
-        Some(prev) => versus(
-            &NetPlayer {
+        Some(prev) => {
+            let prev = NetPlayer {
                 eval: Arc::new(Evaluator::new(prev.clone())),
                 ply: 0,
-            },
-            seed ^ 7,
-        ),
+            };
+            duel(&me, &prev, cfg.measure_games, seed ^ 7)
+        }
         None => DuelResult::not_played(),
     };
     CurvePoint {
