@@ -265,8 +265,7 @@ fn analyze<G: CliGame>(
     let roll = dice_arg(game, Some(dice))?;
     let turns = game.turns(&s, roll);
     let values = turn_values(game, &net, &s, &turns, ply);
-    let mut order: Vec<usize> = (0..turns.len()).collect();
-    order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+    let order = best_first(&values);
     let best = values[order[0]];
     let mut rows = Vec::new();
     for &i in &order {
@@ -358,9 +357,7 @@ fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
     };
     let roll = dice_arg(game, Some(dice))?;
     let turns = game.turns(&state, roll);
-    let values = turn_values(game, &net, &state, &turns, 0);
-    let mut order: Vec<usize> = (0..turns.len()).collect();
-    order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+    let mut order = best_first(&turn_values(game, &net, &state, &turns, 0));
     order.truncate(args.candidates);
     let chosen: Vec<G::Turn> = order.iter().map(|&i| turns[i].clone()).collect();
     let rolled = roll_out_turns(game, &net, ply, &state, &chosen, trials, seed);
@@ -396,6 +393,13 @@ fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The indices of `values`, highest value first (ties in list order).
+fn best_first(values: &[f32]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
+    order
 }
 
 fn train<G: CliGame>(game: &G, args: TrainArgs) -> anyhow::Result<()> {
