@@ -97,6 +97,10 @@ pub trait Game: Sync + Send {
     fn encode(&self, state: &Self::State, out: &mut [f32]);
     /// Expected points for the side to move, from network outputs.
     fn equity(&self, outputs: &[f32]) -> f32;
+    /// The side to move's chances of winning and of losing, from network
+    /// outputs: what a rollout's luck adjustment counts a throw as worth
+    /// to the wins and losses it reports.
+    fn win_loss(&self, outputs: &[f32]) -> (f32, f32);
     /// Turns outputs for one side into outputs for the other.
     fn flip(&self, outputs: &mut [f32]);
     /// The outputs a finished game should have had, for the side that made

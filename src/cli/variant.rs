@@ -8,7 +8,7 @@ use super::train::TrainArgs;
 use crate::eval::game_net::{GameModel, GameModelError};
 use crate::game::{After, Game};
 use crate::players::variant::{duel_game, parse_game_player};
-use crate::rollout::variant::{GameRollout, roll_out, roll_out_turns};
+use crate::rollout::variant::{GameRollout, GameRolloutSettings, roll_out, roll_out_turns};
 use crate::search::variant::{outputs, turn_values};
 use crate::train::variant::{GameTrainConfig, GameTrainer, checkpoint_path};
 use anyhow::{Context, bail};
@@ -313,7 +313,6 @@ fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
     let backgammon_only = [
         ("--cubeful", args.cubeful),
         ("--truncate", args.truncate.is_some()),
-        ("--no-variance-reduction", args.no_variance_reduction),
     ];
     if let Some((option, _)) = backgammon_only.iter().find(|(_, given)| *given) {
         bail!("{option} is for backgammon rollouts only");
@@ -322,6 +321,14 @@ fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
     let state = game.parse(&args.position)?;
     let net = model_arg(game, args.model.as_deref())?.net;
     let (trials, ply, seed) = (args.trials, args.ply, args.seed);
+    let settings = GameRolloutSettings {
+        trials,
+        ply,
+        seed,
+        // Only searching trials pay for luck adjustment here
+        // (`rollout::variant`): at 0-ply plain trials are cheaper.
+        variance_reduction: !args.no_variance_reduction && ply > 0,
+    };
     let figures = |r: &GameRollout| {
         serde_json::json!({
             "points": {"mean": r.points.mean, "se": r.points.se},
@@ -340,17 +347,25 @@ fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
             100.0 * r.losses.se
         )
     };
+    let luck = if settings.variance_reduction {
+        ", luck adjusted"
+    } else {
+        ""
+    };
     let Some(dice) = args.dice.as_deref() else {
-        let r = roll_out(game, &net, ply, &state, trials, seed);
+        let r = roll_out(game, &net, &state, &settings);
         if args.json {
             let mut out = figures(&r);
             out["trials"] = trials.into();
             out["ply"] = ply.into();
             out["seed"] = seed.into();
+            out["variance_reduction"] = settings.variance_reduction.into();
             println!("{out}");
         } else {
             println!("{}", game.board(&state));
-            println!("Rollout for the side to move: {trials} trials, {ply}-ply play, seed {seed}");
+            println!(
+                "Rollout for the side to move: {trials} trials, {ply}-ply play{luck}, seed {seed}"
+            );
             println!("  {}", text(&r));
         }
         return Ok(());
@@ -360,7 +375,7 @@ fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
     let mut order = best_first(&turn_values(game, &net, &state, &turns, 0));
     order.truncate(args.candidates);
     let chosen: Vec<G::Turn> = order.iter().map(|&i| turns[i].clone()).collect();
-    let rolled = roll_out_turns(game, &net, ply, &state, &chosen, trials, seed);
+    let rolled = roll_out_turns(game, &net, &state, &chosen, &settings);
     let mut ranked: Vec<(String, GameRollout)> = chosen
         .iter()
         .map(|t| game.turn_text(&state, t))
@@ -378,12 +393,18 @@ fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
             .collect();
         println!(
             "{}",
-            serde_json::json!({"trials": trials, "ply": ply, "seed": seed, "moves": moves})
+            serde_json::json!({
+                "trials": trials,
+                "ply": ply,
+                "seed": seed,
+                "variance_reduction": settings.variance_reduction,
+                "moves": moves
+            })
         );
     } else {
         println!("{}", game.board(&state));
         println!(
-            "Rollout of {} candidate turns with {}{}: {trials} trials each, {ply}-ply play, seed {seed}",
+            "Rollout of {} candidate turns with {}{}: {trials} trials each, {ply}-ply play{luck}, seed {seed}",
             ranked.len(),
             roll.0,
             roll.1

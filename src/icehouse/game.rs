@@ -122,6 +122,10 @@ impl Game for IcehouseKotra {
         2.0 * y[0] - 1.0
     }
 
+    fn win_loss(&self, y: &[f32]) -> (f32, f32) {
+        (y[0], 1.0 - y[0])
+    }
+
     fn flip(&self, y: &mut [f32]) {
         y[0] = 1.0 - y[0];
     }

@@ -209,6 +209,15 @@ impl Game for IcelandicKotra {
         e / total + 2.0 * (y[18] - y[19])
     }
 
+    /// Normalised over the win types as [`win_type_chances`] is.
+    fn win_loss(&self, y: &[f32]) -> (f32, f32) {
+        let total: f32 = y[..18].iter().sum::<f32>().max(1e-6);
+        (
+            y[..9].iter().sum::<f32>() / total,
+            y[9..18].iter().sum::<f32>() / total,
+        )
+    }
+
     fn flip(&self, y: &mut [f32]) {
         for k in 0..9 {
             y.swap(k, 9 + k);
