@@ -1,0 +1,64 @@
+//! The recipes in training/ are what reproduce the shipped networks, so
+//! each must still load as the trainer reads it (unknown or missing
+//! fields, broken values) and name only model files the repository has.
+
+use kotra::train::TrainConfig;
+use kotra::train::variant::GameTrainConfig;
+use std::path::{Path, PathBuf};
+
+fn configs(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// Variant recipes are the other games' (`kotra-ai --game G train`).
+fn is_variant(path: &Path) -> bool {
+    let name = path.file_name().unwrap().to_string_lossy();
+    name.starts_with("icelandic-") || name.starts_with("icehouse-")
+}
+
+#[test]
+fn every_backgammon_recipe_loads_and_names_models_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = configs("training");
+    files.extend(configs("training/ablation"));
+    let backgammon: Vec<&PathBuf> = files.iter().filter(|p| !is_variant(p)).collect();
+    assert!(backgammon.len() >= 25, "{} recipes", backgammon.len());
+    for path in backgammon {
+        let config = TrainConfig::load(path).unwrap_or_else(|e| panic!("{e}"));
+        let models = config
+            .init_model
+            .iter()
+            .chain(&config.distill_teacher)
+            .chain(config.extra_sets.iter().flat_map(|s| &s.teacher));
+        for model in models {
+            assert!(
+                root.join(model).is_file(),
+                "{}: {} is not in the repository",
+                path.display(),
+                model.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_variant_recipe_loads() {
+    let variants: Vec<PathBuf> = configs("training")
+        .into_iter()
+        .filter(|p| is_variant(p))
+        .collect();
+    assert_eq!(variants.len(), 2);
+    for path in variants {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let config: GameTrainConfig =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(config.games > 0 && config.hidden > 0, "{}", path.display());
+    }
+}
