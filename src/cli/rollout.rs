@@ -266,7 +266,8 @@ fn probs_line(r: &RolloutResult) -> String {
     super::analyze::probs_line(&crate::eval::Probs(r.probs.map(|e| e.mean as f32)))
 }
 
-fn bar(visible: bool, total: u64) -> indicatif::ProgressBar {
+/// The trials' progress bar (hidden for `--json`).
+pub(super) fn bar(visible: bool, total: u64) -> indicatif::ProgressBar {
     crate::progress::bar(
         visible,
         total,

@@ -353,7 +353,9 @@ fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
         ""
     };
     let Some(dice) = args.dice.as_deref() else {
-        let r = roll_out(game, &net, &state, &settings);
+        let bar = super::rollout::bar(!args.json, trials.into());
+        let r = roll_out(game, &net, &state, &settings, &|n| bar.inc(n));
+        bar.finish_and_clear();
         if args.json {
             let mut out = figures(&r);
             out["trials"] = trials.into();
@@ -375,7 +377,9 @@ fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
     let mut order = best_first(&turn_values(game, &net, &state, &turns, 0));
     order.truncate(args.candidates);
     let chosen: Vec<G::Turn> = order.iter().map(|&i| turns[i].clone()).collect();
-    let rolled = roll_out_turns(game, &net, &state, &chosen, &settings);
+    let bar = super::rollout::bar(!args.json, u64::from(trials) * chosen.len() as u64);
+    let rolled = roll_out_turns(game, &net, &state, &chosen, &settings, &|n| bar.inc(n));
+    bar.finish_and_clear();
     let mut ranked: Vec<(String, GameRollout)> = chosen
         .iter()
         .map(|t| game.turn_text(&state, t))

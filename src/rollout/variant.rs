@@ -131,12 +131,14 @@ impl Outcome {
     }
 }
 
-/// Rolls `state` out, both sides played by `net` at `settings.ply`.
+/// Rolls `state` out, both sides played by `net` at `settings.ply`;
+/// `progress` hears of each finished trial.
 pub fn roll_out<G: Game>(
     game: &G,
     net: &GameNet,
     state: &G::State,
     settings: &GameRolloutSettings,
+    progress: &(dyn Fn(u64) + Sync),
 ) -> GameRollout {
     let first_throws: Vec<(u8, u8)> = game
         .rolls()
@@ -147,7 +149,9 @@ pub fn roll_out<G: Game>(
         .into_par_iter()
         .map(|i| {
             let first = first_throws[i as usize % first_throws.len()];
-            trial(game, net, state, settings, first, i)
+            let outcome = trial(game, net, state, settings, first, i);
+            progress(1);
+            outcome
         })
         .collect();
     let estimate = |f: fn(&Outcome) -> f64| Estimate::of(outcomes.iter().map(f));
@@ -245,14 +249,18 @@ pub fn roll_out_turns<G: Game>(
     state: &G::State,
     turns: &[G::Turn],
     settings: &GameRolloutSettings,
+    progress: &(dyn Fn(u64) + Sync),
 ) -> Vec<GameRollout> {
     turns
         .iter()
         .map(|turn| match game.after(state, turn) {
-            After::Ended(end) => GameRollout::exact(end.points, settings.trials),
+            After::Ended(end) => {
+                progress(settings.trials.into());
+                GameRollout::exact(end.points, settings.trials)
+            }
             // The same seed for every turn: common dice sharpen the
             // comparison between them.
-            After::Next(next) => roll_out(game, net, &next, settings).flipped(),
+            After::Next(next) => roll_out(game, net, &next, settings, progress).flipped(),
         })
         .collect()
 }
@@ -315,13 +323,38 @@ mod tests {
                 .num_threads(1)
                 .build()
                 .unwrap()
-                .install(|| roll_out(&game, &net, &start, &settings(24, 9, variance_reduction)));
-            let shared = roll_out(&game, &net, &start, &settings(24, 9, variance_reduction));
+                .install(|| {
+                    roll_out(
+                        &game,
+                        &net,
+                        &start,
+                        &settings(24, 9, variance_reduction),
+                        &|_| {},
+                    )
+                });
+            let shared = roll_out(
+                &game,
+                &net,
+                &start,
+                &settings(24, 9, variance_reduction),
+                &|_| {},
+            );
             assert_eq!(alone, shared);
-            let other = roll_out(&game, &net, &start, &settings(24, 10, variance_reduction));
+            let other = roll_out(
+                &game,
+                &net,
+                &start,
+                &settings(24, 10, variance_reduction),
+                &|_| {},
+            );
             assert_ne!(shared, other);
         }
-        let shared = roll_out(&game, &net, &start, &settings(48, 9, false));
+        let done = std::sync::atomic::AtomicU64::new(0);
+        let count = |n| {
+            done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        };
+        let shared = roll_out(&game, &net, &start, &settings(48, 9, false), &count);
+        assert_eq!(done.into_inner(), 48, "progress hears of every trial");
         // Every trial ends in a win or a loss for the side to move.
         assert!((shared.wins.mean + shared.losses.mean - 1.0).abs() < 1e-12);
         assert!(shared.points.se > 0.0);
@@ -384,8 +417,8 @@ mod tests {
         .unwrap();
         let states = states_of_a_game(&game, 11);
         let late = states[states.len() * 5 / 6];
-        let plain = roll_out(&game, &model.net, &late, &settings(108, 7, false));
-        let adjusted = roll_out(&game, &model.net, &late, &settings(108, 7, true));
+        let plain = roll_out(&game, &model.net, &late, &settings(108, 7, false), &|_| {});
+        let adjusted = roll_out(&game, &model.net, &late, &settings(108, 7, true), &|_| {});
         for (p, a) in [
             (plain.points, adjusted.points),
             (plain.wins, adjusted.wins),
