@@ -211,7 +211,7 @@ impl Game for IcelandicKotra {
 
     /// Normalised over the win types as [`win_type_chances`] is.
     fn win_loss(&self, y: &[f32]) -> (f32, f32) {
-        let total: f32 = y[..18].iter().sum::<f32>().max(1e-6);
+        let total = win_type_total(y);
         (
             y[..9].iter().sum::<f32>() / total,
             y[9..18].iter().sum::<f32>() / total,
@@ -261,11 +261,17 @@ impl Game for IcelandicKotra {
     }
 }
 
+/// The sum of the 18 win-type outputs, which the chances are normalised
+/// by (never zero).
+fn win_type_total(y: &[f32]) -> f32 {
+    y[..18].iter().sum::<f32>().max(1e-6)
+}
+
 /// The network's chances by win type: `win <kind>` for the side to move,
 /// `lose <kind>` for the other side (normalised to sum to one), then the
 /// chances of a win with Mar for each side.
 pub fn win_type_chances(y: &[f32]) -> Vec<(String, f32)> {
-    let total: f32 = y[..18].iter().sum::<f32>().max(1e-6);
+    let total = win_type_total(y);
     let mut out = Vec::with_capacity(OUTPUTS);
     for (k, (name, _)) in CLASSES.iter().enumerate() {
         out.push((format!("win {name}"), y[k] / total));

@@ -319,35 +319,18 @@ mod tests {
         let net = GameNet::random(game.inputs(), 8, game.outputs(), 5);
         let start = game.start(&mut dice_from(1, game.die_faces()));
         for variance_reduction in [false, true] {
+            let run = |seed| {
+                let s = settings(24, seed, variance_reduction);
+                roll_out(&game, &net, &start, &s, &|_| {})
+            };
             let alone = rayon::ThreadPoolBuilder::new()
                 .num_threads(1)
                 .build()
                 .unwrap()
-                .install(|| {
-                    roll_out(
-                        &game,
-                        &net,
-                        &start,
-                        &settings(24, 9, variance_reduction),
-                        &|_| {},
-                    )
-                });
-            let shared = roll_out(
-                &game,
-                &net,
-                &start,
-                &settings(24, 9, variance_reduction),
-                &|_| {},
-            );
+                .install(|| run(9));
+            let shared = run(9);
             assert_eq!(alone, shared);
-            let other = roll_out(
-                &game,
-                &net,
-                &start,
-                &settings(24, 10, variance_reduction),
-                &|_| {},
-            );
-            assert_ne!(shared, other);
+            assert_ne!(shared, run(10));
         }
         let done = std::sync::atomic::AtomicU64::new(0);
         let count = |n| {
