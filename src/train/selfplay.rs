@@ -294,7 +294,12 @@ mod tests {
             MovePolicy::greedy(),
             TargetSearch::plain(0),
         );
-        let whole = TargetSearch { ply: 2, prune: 64 };
+        // Keeping more replies than any roll has prunes nothing (64 would
+        // prune a double's list of 65 to 128 plays).
+        let whole = TargetSearch {
+            ply: 2,
+            prune: usize::MAX,
+        };
         let pruned = TargetSearch { ply: 2, prune: 4 };
         let (whole, pruned) = (whole.targets(&eval), pruned.targets(&eval));
         let mut differs = false;
