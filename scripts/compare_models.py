@@ -1,0 +1,124 @@
+"""Paired comparison of two networks on the oracle's dev sets: the mean
+difference of their errors decision by decision, with its standard error.
+
+    python3 scripts/compare_models.py A.net B.net [--plies 0,1,2]
+        [--cube-plies 0,2] [--oracle ../shared/oracle]
+        [--bin target/release/kotra-ai] [--work DIR]
+
+A shipping decision rests on these figures (models/README.md): two
+networks of the last rounds choose differently in a few dozen of the 1,500
+dev decisions, so their separate means, each with a standard error of
+about 0.2 to 0.4 mp, cannot tell them apart where the paired difference
+can. Plies are gnubg's (0 = the network alone); the engine is driven
+through `kotra-ai ubgi` by the oracle's answer_set.py, the moves cubeless
+(the set's labels are gnubg's cubeless 2-ply equities), the cube with the
+cube on. Each answer file is kept in --work under the model's digest, so
+the shipped network is answered once and reused. Errors follow the
+oracle's score.py. Head to head, add `kotra-ai duel --a net:A --b net:B
+--games 100000 --seed 25`.
+"""
+import argparse
+import collections
+import hashlib
+import math
+import os
+import subprocess
+import sys
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:12]
+
+
+def answers(args, model, kind, ply):
+    """The answer file of `model` on the dev set of `kind` at `ply`,
+    made by answer_set.py unless --work already holds it."""
+    out = os.path.join(args.work, "%s-%s-%d.jsonl" % (digest(model), kind, ply))
+    if os.path.exists(out):
+        return out
+    cmd = [sys.executable, os.path.join(args.oracle, "answer_set.py"),
+           "--engine", "%s ubgi --model %s" % (os.path.abspath(args.bin), os.path.abspath(model)),
+           "--engine-ply", str(ply + 1)]
+    if kind == "moves":
+        cmd += ["--set", "engine.cubeful=false"]
+    cmd += [os.path.join(args.oracle, "data", "dev-%s.jsonl" % kind), out + ".tmp"]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        last = (run.stderr.strip().splitlines() or ["no message"])[-1]
+        sys.exit("compare_models: answer_set.py failed on %s: %s" % (model, last))
+    os.replace(out + ".tmp", out)
+    return out
+
+
+def move_errors(score, rows, path):
+    ans = {a["id"]: a for a in score.load(path)}
+    notes = collections.Counter()
+    errs = {}
+    for rec in rows:
+        i = score.resolve_move(rec, ans[rec["id"]], notes)
+        best = rec["moves"][0]["eq"]
+        worst = min(m["eq"] for m in rec["moves"])
+        errs[rec["id"]] = best - (worst if i is None else rec["moves"][i]["eq"])
+    return errs
+
+
+def cube_errors(score, rows, path):
+    """score.py's cube error of each position: the double decision's loss
+    plus the take decision's."""
+    ans = {a["id"]: a for a in score.load(path)}
+    errs = {}
+    for rec in rows:
+        a = ans[rec["id"]]
+        act, resp = score.norm_action(a.get("action", ""))
+        if a.get("take"):
+            resp = "pass" if a["take"].lower() in ("pass", "drop") else "take"
+        resp = resp or score.IMPLIED[act]
+        got = min(rec["dt"], rec["dp"]) if act in ("double/take", "double/pass") else rec["nd"]
+        take_err = abs(rec["dt"] - rec["dp"]) if resp != rec["response"] else 0.0
+        errs[rec["id"]] = max(0.0, rec["optimal"] - got) + take_err
+    return errs
+
+
+def paired(a, b):
+    d = [1000 * (a[k] - b[k]) for k in a]
+    n = len(d)
+    mean = sum(d) / n
+    se = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n)
+    mean_a = 1000 * sum(a.values()) / n
+    mean_b = 1000 * sum(b.values()) / n
+    differ = sum(1 for x in d if abs(x) > 1e-6)
+    return mean_a, mean_b, mean, se, differ
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("a")
+    p.add_argument("b")
+    p.add_argument("--plies", default="0,1,2")
+    p.add_argument("--cube-plies", default="0,2")
+    p.add_argument("--oracle", default="../shared/oracle")
+    p.add_argument("--bin", default="target/release/kotra-ai")
+    p.add_argument("--work", default="target/compare-models")
+    args = p.parse_args()
+    for path in (args.a, args.b, args.bin, os.path.join(args.oracle, "score.py")):
+        if not os.path.exists(path):
+            sys.exit("compare_models: no such file: %s" % path)
+    os.makedirs(args.work, exist_ok=True)
+    sys.path.insert(0, args.oracle)
+    import score
+
+    print("A = %s, B = %s; A - B in mp a decision, paired" % (args.a, args.b))
+    sets = [("moves", int(x), move_errors) for x in args.plies.split(",") if x]
+    sets += [("cube", int(x), cube_errors) for x in args.cube_plies.split(",") if x]
+    for kind, ply, errors in sets:
+        rows = score.load(os.path.join(args.oracle, "data", "dev-%s.jsonl" % kind))
+        ea = errors(score, rows, answers(args, args.a, kind, ply))
+        eb = errors(score, rows, answers(args, args.b, kind, ply))
+        mean_a, mean_b, mean, se, differ = paired(ea, eb)
+        print("%-5s %d-ply  A %6.2f  B %6.2f  A-B %+6.2f +- %.2f  (%d of %d differ)"
+              % (kind, ply, mean_a, mean_b, mean, se, differ, len(rows)))
+
+
+if __name__ == "__main__":
+    main()
