@@ -3,7 +3,9 @@ difference of their errors decision by decision, with its standard error.
 
     python3 scripts/compare_models.py A.net B.net [--plies 0,1,2]
         [--cube-plies 0,2] [--oracle ../shared/oracle]
-        [--bin target/release/kotra-ai] [--work DIR]
+        [--bin target/release/kotra-ai] [--work DIR] [--no-gap]
+
+run from the repository root after `cargo build --release`.
 
 A shipping decision rests on these figures (models/README.md): two
 networks of the last rounds choose differently in a few dozen of the 1,500
@@ -12,7 +14,10 @@ about 0.2 to 0.4 mp, cannot tell them apart where the paired difference
 can. Plies are gnubg's (0 = the network alone); the engine is driven
 through `kotra-ai ubgi` by the oracle's answer_set.py, the moves cubeless
 (the set's labels are gnubg's cubeless 2-ply equities), the cube with the
-cube on. Each answer file is kept in --work under the model's digest, so
+cube on. The cube's error turns on a dozen positions, so the smooth
+figure beside it is the cubeless gap: the mean distance of each
+network's 0-ply cubeless equity (`kotra-ai analyze --json`) from gnubg's
+2-ply one over the dev cube positions, paired the same way. Each answer file is kept in --work under the model's digest, so
 the shipped network is answered once and reused. Errors follow the
 oracle's score.py. Head to head, add `kotra-ai duel --a net:A --b net:B
 --games 100000 --seed 25`.
@@ -20,6 +25,7 @@ oracle's score.py. Head to head, add `kotra-ai duel --a net:A --b net:B
 import argparse
 import collections
 import hashlib
+import json
 import math
 import os
 import subprocess
@@ -80,6 +86,20 @@ def cube_errors(score, rows, path):
     return errs
 
 
+def cubeless_gaps(args, model, rows):
+    """|our 0-ply cubeless equity - gnubg's 2-ply| for each dev cube position."""
+    gaps = {}
+    for rec in rows:
+        run = subprocess.run([args.bin, "analyze", rec["gnubg_id"], "--model", model, "--json"],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit("compare_models: kotra-ai analyze failed on %s: %s"
+                     % (rec["id"], run.stderr.strip()))
+        ours = json.loads(run.stdout)["cubeless_equity"]
+        gaps[rec["id"]] = abs(ours - rec["cubeless_equity"])
+    return gaps
+
+
 def paired(a, b):
     d = [1000 * (a[k] - b[k]) for k in a]
     n = len(d)
@@ -100,6 +120,7 @@ def main():
     p.add_argument("--oracle", default="../shared/oracle")
     p.add_argument("--bin", default="target/release/kotra-ai")
     p.add_argument("--work", default="target/compare-models")
+    p.add_argument("--no-gap", action="store_true", help="skip the cubeless gap")
     args = p.parse_args()
     for path in (args.a, args.b, args.bin, os.path.join(args.oracle, "score.py")):
         if not os.path.exists(path):
@@ -118,6 +139,12 @@ def main():
         mean_a, mean_b, mean, se, differ = paired(ea, eb)
         print("%-5s %d-ply  A %6.2f  B %6.2f  A-B %+6.2f +- %.2f  (%d of %d differ)"
               % (kind, ply, mean_a, mean_b, mean, se, differ, len(rows)))
+    if not args.no_gap:
+        rows = score.load(os.path.join(args.oracle, "data", "dev-cube.jsonl"))
+        mean_a, mean_b, mean, se, _ = paired(cubeless_gaps(args, args.a, rows),
+                                             cubeless_gaps(args, args.b, rows))
+        print("gap   0-ply  A %6.2f  B %6.2f  A-B %+6.2f +- %.2f  (cubeless equity, dev cube)"
+              % (mean_a, mean_b, mean, se))
 
 
 if __name__ == "__main__":
