@@ -5,7 +5,7 @@ difference of their errors decision by decision, with its standard error.
         [--cube-plies 0,2] [--oracle ../shared/oracle]
         [--bin target/release/kotra-ai] [--work DIR] [--no-gap]
 
-run from the repository root after `cargo build --release`.
+Run from the repository root after `cargo build --release`.
 
 A shipping decision rests on these figures (models/README.md): two
 networks of the last rounds choose differently in a few dozen of the 1,500
