@@ -17,8 +17,9 @@ through `kotra-ai ubgi` by the oracle's answer_set.py, the moves cubeless
 cube on. The cube's error turns on a dozen positions, so the smooth
 figure beside it is the cubeless gap: the mean distance of each
 network's 0-ply cubeless equity (`kotra-ai analyze --json`) from gnubg's
-2-ply one over the dev cube positions, paired the same way. Each answer file is kept in --work under the model's digest, so
-the shipped network is answered once and reused. Errors follow the
+2-ply one over the dev cube positions, paired the same way. Each answer
+file is kept in --work under the digests of the model and the binary, so
+the shipped network is answered once per build. Errors follow the
 oracle's score.py. Head to head, add `kotra-ai duel --a net:A --b net:B
 --games 100000 --seed 25`.
 """
@@ -40,7 +41,7 @@ def digest(path):
 def answers(args, model, kind, ply):
     """The answer file of `model` on the dev set of `kind` at `ply`,
     made by answer_set.py unless --work already holds it."""
-    out = os.path.join(args.work, "%s-%s-%d.jsonl" % (digest(model), kind, ply))
+    out = os.path.join(args.work, "%s-%s-%s-%d.jsonl" % (digest(model), args.bin_digest, kind, ply))
     if os.path.exists(out):
         return out
     cmd = [sys.executable, os.path.join(args.oracle, "answer_set.py"),
@@ -126,6 +127,7 @@ def main():
         if not os.path.exists(path):
             sys.exit("compare_models: no such file: %s" % path)
     os.makedirs(args.work, exist_ok=True)
+    args.bin_digest = digest(args.bin)[:6]
     sys.path.insert(0, args.oracle)
     import score
 
