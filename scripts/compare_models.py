@@ -24,7 +24,6 @@ oracle's score.py. Head to head, add `kotra-ai duel --a net:A --b net:B
 --games 100000 --seed 25`.
 """
 import argparse
-import collections
 import hashlib
 import json
 import math
@@ -58,33 +57,15 @@ def answers(args, model, kind, ply):
     return out
 
 
-def move_errors(score, rows, path):
+def errors(score, rows, path):
+    """Each decision's error in mp, as the oracle's score.py scores it
+    (its scorer run on that decision alone)."""
+    scorer = score.score_moves if score.kind_of(rows) == "moves" else score.score_cube
     ans = {a["id"]: a for a in score.load(path)}
-    notes = collections.Counter()
-    errs = {}
-    for rec in rows:
-        i = score.resolve_move(rec, ans[rec["id"]], notes)
-        best = rec["moves"][0]["eq"]
-        worst = min(m["eq"] for m in rec["moves"])
-        errs[rec["id"]] = best - (worst if i is None else rec["moves"][i]["eq"])
-    return errs
-
-
-def cube_errors(score, rows, path):
-    """score.py's cube error of each position: the double decision's loss
-    plus the take decision's."""
-    ans = {a["id"]: a for a in score.load(path)}
-    errs = {}
-    for rec in rows:
-        a = ans[rec["id"]]
-        act, resp = score.norm_action(a.get("action", ""))
-        if a.get("take"):
-            resp = "pass" if a["take"].lower() in ("pass", "drop") else "take"
-        resp = resp or score.IMPLIED[act]
-        got = min(rec["dt"], rec["dp"]) if act in ("double/take", "double/pass") else rec["nd"]
-        take_err = abs(rec["dt"] - rec["dp"]) if resp != rec["response"] else 0.0
-        errs[rec["id"]] = max(0.0, rec["optimal"] - got) + take_err
-    return errs
+    missing = [rec["id"] for rec in rows if rec["id"] not in ans]
+    if missing:
+        sys.exit("compare_models: %s has no answer for %s" % (path, missing[0]))
+    return {rec["id"]: scorer([rec], [ans[rec["id"]]])["overall"]["mean_mp"] for rec in rows}
 
 
 def cubeless_gaps(args, model, rows):
@@ -97,17 +78,17 @@ def cubeless_gaps(args, model, rows):
             sys.exit("compare_models: kotra-ai analyze failed on %s: %s"
                      % (rec["id"], run.stderr.strip()))
         ours = json.loads(run.stdout)["cubeless_equity"]
-        gaps[rec["id"]] = abs(ours - rec["cubeless_equity"])
+        gaps[rec["id"]] = 1000 * abs(ours - rec["cubeless_equity"])
     return gaps
 
 
 def paired(a, b):
-    d = [1000 * (a[k] - b[k]) for k in a]
+    d = [a[k] - b[k] for k in a]
     n = len(d)
     mean = sum(d) / n
     se = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n)
-    mean_a = 1000 * sum(a.values()) / n
-    mean_b = 1000 * sum(b.values()) / n
+    mean_a = sum(a.values()) / n
+    mean_b = sum(b.values()) / n
     differ = sum(1 for x in d if abs(x) > 1e-6)
     return mean_a, mean_b, mean, se, differ
 
@@ -132,9 +113,9 @@ def main():
     import score
 
     print("A = %s, B = %s; A - B in mp a decision, paired" % (args.a, args.b))
-    sets = [("moves", int(x), move_errors) for x in args.plies.split(",") if x]
-    sets += [("cube", int(x), cube_errors) for x in args.cube_plies.split(",") if x]
-    for kind, ply, errors in sets:
+    sets = [("moves", int(x)) for x in args.plies.split(",") if x]
+    sets += [("cube", int(x)) for x in args.cube_plies.split(",") if x]
+    for kind, ply in sets:
         rows = score.load(os.path.join(args.oracle, "data", "dev-%s.jsonl" % kind))
         ea = errors(score, rows, answers(args, args.a, kind, ply))
         eb = errors(score, rows, answers(args, args.b, kind, ply))
