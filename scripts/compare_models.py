@@ -4,6 +4,7 @@ difference of their errors decision by decision, with its standard error.
     python3 scripts/compare_models.py A.net B.net [--plies 0,1,2]
         [--cube-plies 0,2] [--oracle ../shared/oracle]
         [--bin target/release/kotra-ai] [--work DIR] [--no-gap]
+        [--duel GAMES]
 
 Run from the repository root after `cargo build --release`.
 
@@ -20,8 +21,10 @@ network's 0-ply cubeless equity (`kotra-ai analyze --json`) from gnubg's
 2-ply one over the dev cube positions, paired the same way. Each answer
 file is kept in --work under the digests of the model and the binary, so
 the shipped network is answered once per build. Errors follow the
-oracle's score.py. Head to head, add `kotra-ai duel --a net:A --b net:B
---games 100000 --seed 25`.
+oracle's score.py. With --duel N it also plays the two head to head
+(`kotra-ai duel --a net:A --b net:B --games N --seed 25`, mirrored dice)
+and each against PubEval (seed 2027), the other two figures a ship
+decision reads; these are kept in --work too.
 """
 import argparse
 import hashlib
@@ -82,6 +85,23 @@ def cubeless_gaps(args, model, rows):
     return gaps
 
 
+def duel(args, a, b, games, seed):
+    """`kotra-ai duel`'s JSON for A against B (a player spec each), kept in
+    --work under the digests of the models, the binary and the match."""
+    key = "-".join(digest(x[4:]) if x.startswith("net:") else x for x in (a, b))
+    out = os.path.join(args.work, "duel-%s-%s-%d-%d.json" % (key, args.bin_digest, games, seed))
+    if not os.path.exists(out):
+        run = subprocess.run([args.bin, "duel", "--a", a, "--b", b, "--games", str(games),
+                              "--seed", str(seed), "--json"], capture_output=True, text=True)
+        if run.returncode != 0:
+            sys.exit("compare_models: kotra-ai duel failed: %s" % run.stderr.strip())
+        with open(out + ".tmp", "w") as f:
+            f.write(run.stdout)
+        os.replace(out + ".tmp", out)
+    with open(out) as f:
+        return json.load(f)
+
+
 def paired(a, b):
     d = [a[k] - b[k] for k in a]
     n = len(d)
@@ -103,6 +123,8 @@ def main():
     p.add_argument("--bin", default="target/release/kotra-ai")
     p.add_argument("--work", default="target/compare-models")
     p.add_argument("--no-gap", action="store_true", help="skip the cubeless gap")
+    p.add_argument("--duel", type=int, default=0, metavar="GAMES",
+                   help="also play A against B and each against PubEval, GAMES games each")
     args = p.parse_args()
     for path in (args.a, args.b, args.bin, os.path.join(args.oracle, "score.py")):
         if not os.path.exists(path):
@@ -128,6 +150,14 @@ def main():
                                              cubeless_gaps(args, args.b, rows))
         print("gap   0-ply  A %6.2f  B %6.2f  A-B %+6.2f +- %.2f  (cubeless equity, dev cube)"
               % (mean_a, mean_b, mean, se))
+    if args.duel > 0:
+        a, b = "net:" + args.a, "net:" + args.b
+        d = duel(args, a, b, args.duel, 25)
+        print("duel  0-ply  A against B %+.4f +- %.4f ppg  (%d mirrored games, seed 25)"
+              % (d["ppg"], d["se"], d["games"]))
+        pa, pb = duel(args, a, "pubeval", args.duel, 2027), duel(args, b, "pubeval", args.duel, 2027)
+        print("pubev 0-ply  A %+.3f +- %.3f  B %+.3f +- %.3f ppg  (%d games, seed 2027)"
+              % (pa["ppg"], pa["se"], pb["ppg"], pb["se"], args.duel))
 
 
 if __name__ == "__main__":
