@@ -160,14 +160,23 @@ fn positions(
             Ok((teacher_set, set.weight as usize, own_teacher))
         })
         .collect::<Result<_, TrainError>>()?;
+    // The bar counts the games still to play: chunks read back from disk
+    // take no time, and counting them would make the rate and the eta
+    // of a resumed run nonsense.
+    let to_play = main_set.games_to_play(cfg)
+        + extra_sets
+            .iter()
+            .map(|(set, _, _)| set.games_to_play(cfg))
+            .sum::<u64>();
     let bar = crate::progress::bar(
         opts.progress,
-        cfg.games + cfg.extra_sets.iter().map(|s| s.games).sum::<u64>(),
-        "{elapsed_precise} [{bar:30}] {pos}/{len} teacher games ({per_sec}, eta {eta}) {msg}",
+        to_play,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} teacher games to play ({per_sec}, eta {eta}) {msg}",
     );
     let mut all = Vec::new();
     let mut distinct = 0;
     for c in 0..main_set.chunks(cfg) {
+        let fresh = !main_set.is_played(c);
         let chunk = main_set.chunk(c, &teacher, cfg)?;
         let chunk = if cfg.race_rollout_trials > 0 {
             with_race_rollouts(chunk, &opts.out_dir, c, &teacher, cfg)?
@@ -186,14 +195,19 @@ fn positions(
         };
         distinct += add_trained(&mut all, chunk, &rolled, 1, cfg);
         distinct += add_trained(&mut all, siblings, &[], 1, cfg);
-        bar.inc(main_set.games_in(c, cfg));
+        if fresh {
+            bar.inc(main_set.games_in(c, cfg));
+        }
         bar.set_message(format!("{distinct} positions"));
     }
     for (set, weight, own_teacher) in &extra_sets {
         for c in 0..set.chunks(cfg) {
+            let fresh = !set.is_played(c);
             let chunk = set.chunk(c, own_teacher.as_ref().unwrap_or(&teacher), cfg)?;
             distinct += add_trained(&mut all, chunk, &[], *weight, cfg);
-            bar.inc(set.games_in(c, cfg));
+            if fresh {
+                bar.inc(set.games_in(c, cfg));
+            }
             bar.set_message(format!("{distinct} positions"));
         }
     }

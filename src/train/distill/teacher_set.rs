@@ -25,6 +25,24 @@ impl TeacherSet {
         cfg.games_per_step.min(self.games - c * cfg.games_per_step)
     }
 
+    fn path(&self, c: u64) -> std::path::PathBuf {
+        self.dir.join(format!("{c:05}.bin"))
+    }
+
+    /// Whether chunk `c` is on disk already (reading it back takes a
+    /// moment, playing it minutes).
+    pub(super) fn is_played(&self, c: u64) -> bool {
+        self.path(c).exists()
+    }
+
+    /// The games of the chunks not yet on disk.
+    pub(super) fn games_to_play(&self, cfg: &crate::train::TrainConfig) -> u64 {
+        (0..self.chunks(cfg))
+            .filter(|&c| !self.is_played(c))
+            .map(|c| self.games_in(c, cfg))
+            .sum()
+    }
+
     /// Chunk `c`: read where an earlier run wrote it, otherwise played by
     /// the teacher from the set's seed and written (atomically).
     pub(super) fn chunk(
@@ -34,7 +52,7 @@ impl TeacherSet {
         cfg: &crate::train::TrainConfig,
     ) -> Result<Vec<Sample>, TrainError> {
         create_dir(&self.dir)?;
-        let path = self.dir.join(format!("{c:05}.bin"));
+        let path = self.path(c);
         if path.exists() {
             return read_chunk(&path);
         }
@@ -53,5 +71,40 @@ impl TeacherSet {
         );
         write_chunk(&path, &samples)?;
         Ok(samples)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Model;
+
+    #[test]
+    fn only_chunks_not_on_disk_are_left_to_play() {
+        let dir = std::env::temp_dir().join(format!("kotra-teacher-set-{}", std::process::id()));
+        let set = TeacherSet {
+            dir: dir.clone(),
+            seed: 5,
+            games: 3,
+            search: TargetSearch::plain(1),
+        };
+        let cfg = crate::train::TrainConfig {
+            games_per_step: 2,
+            ..Default::default()
+        };
+        let teacher = Evaluator::new(Model::random(16, 8, 9));
+        assert_eq!((set.chunks(&cfg), set.games_to_play(&cfg)), (2, 3));
+        let played = set.chunk(1, &teacher, &cfg).unwrap();
+        assert!(set.is_played(1) && !set.is_played(0));
+        assert_eq!(set.games_to_play(&cfg), 2, "chunk 1 held the third game");
+        let read_back = set.chunk(1, &teacher, &cfg).unwrap();
+        assert!(!played.is_empty() && played.len() == read_back.len());
+        assert!(
+            played
+                .iter()
+                .zip(&read_back)
+                .all(|(a, b)| a.position == b.position && a.target == b.target)
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
