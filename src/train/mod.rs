@@ -221,7 +221,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
     if let Some(teacher) = &cfg.distill_teacher {
         return distill::run(opts, teacher, state, learners, dev.as_ref());
     }
-    let bar = progress_bar(opts.progress, cfg.games, state.games_played);
+    let bar = progress_bar(opts.progress, cfg.games, state.games_played, "games");
     let started = Instant::now();
     let base_seconds = state.seconds;
     let mut last_loss = learner::StepLoss::default();
@@ -373,11 +373,15 @@ fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: learner::StepLoss) ->
     }
 }
 
-fn progress_bar(visible: bool, total: u64, done: u64) -> indicatif::ProgressBar {
+/// A bar over `total` steps of `unit` ("games", "epochs"), `done` of them
+/// done before this session.
+fn progress_bar(visible: bool, total: u64, done: u64, unit: &str) -> indicatif::ProgressBar {
     let bar = crate::progress::bar(
         visible,
         total,
-        "{elapsed_precise} [{bar:30}] {pos}/{len} games ({per_sec}, eta {eta}) {prefix} {msg}",
+        &format!(
+            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}}) {{prefix}} {{msg}}"
+        ),
     );
     bar.set_position(done);
     bar

@@ -84,7 +84,7 @@ pub(super) fn run(
     state.games_played = cfg.games;
     state.model.meta.games_trained = state.prior_games + cfg.games;
     let epochs = cfg.epochs as u64;
-    let bar = progress_bar(opts.progress, epochs, state.step);
+    let bar = progress_bar(opts.progress, epochs, state.step, "epochs");
     let sizes = format!("{distinct} positions, {} samples a pass", samples.len());
     bar.suspend(|| eprintln!("{sizes}"));
     bar.set_message(sizes);
