@@ -375,14 +375,34 @@ fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: learner::StepLoss) ->
 
 /// A bar over `total` steps of `unit` ("games", "epochs"), `done` of them
 /// done before this session.
+/// A bar over `total` units of work. Games come many a second, so their
+/// rate and eta mean something; an epoch takes minutes, and indicatif's
+/// rate of a handful of slow steps reads "0/s, eta 16w", so an epoch bar
+/// shows only the time spent.
 fn progress_bar(visible: bool, total: u64, done: u64, unit: &str) -> indicatif::ProgressBar {
-    let bar = crate::progress::bar(
-        visible,
-        total,
-        &format!(
-            "{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit} ({{per_sec}}, eta {{eta}}) {{prefix}} {{msg}}"
-        ),
-    );
+    let bar = crate::progress::bar(visible, total, &bar_template(unit));
     bar.set_position(done);
     bar
+}
+
+fn bar_template(unit: &str) -> String {
+    let rate = if unit == "epochs" {
+        ""
+    } else {
+        " ({per_sec}, eta {eta})"
+    };
+    format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}{rate} {{prefix}} {{msg}}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bar_template;
+
+    #[test]
+    fn only_a_games_bar_shows_rate_and_eta() {
+        assert!(bar_template("games").contains("{per_sec}, eta {eta}"));
+        let epochs = bar_template("epochs");
+        assert!(!epochs.contains("per_sec") && !epochs.contains("eta"));
+        assert!(epochs.contains("{pos}/{len} epochs"));
+    }
 }
