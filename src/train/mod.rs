@@ -375,16 +375,15 @@ fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: learner::StepLoss) ->
 
 /// A bar over `total` steps of `unit` ("games", "epochs"), `done` of them
 /// done before this session.
-/// A bar over `total` units of work. Games come many a second, so their
-/// rate and eta mean something; an epoch takes minutes, and indicatif's
-/// rate of a handful of slow steps reads "0/s, eta 16w", so an epoch bar
-/// shows only the time spent.
 fn progress_bar(visible: bool, total: u64, done: u64, unit: &str) -> indicatif::ProgressBar {
     let bar = crate::progress::bar(visible, total, &bar_template(unit));
     bar.set_position(done);
     bar
 }
 
+/// Games come many a second, so their rate and eta mean something; an
+/// epoch takes minutes, and indicatif's rate over a handful of slow steps
+/// reads "0/s, eta 16w", so an epoch bar shows only the time spent.
 fn bar_template(unit: &str) -> String {
     let rate = if unit == "epochs" {
         ""
