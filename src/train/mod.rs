@@ -221,7 +221,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
     if let Some(teacher) = &cfg.distill_teacher {
         return distill::run(opts, teacher, state, learners, dev.as_ref());
     }
-    let bar = progress_bar(opts.progress, cfg.games, state.games_played, "games");
+    let bar = progress_bar(opts.progress, cfg.games, state.games_played, Steps::Games);
     let started = Instant::now();
     let base_seconds = state.seconds;
     let mut last_loss = learner::StepLoss::default();
@@ -373,34 +373,40 @@ fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: learner::StepLoss) ->
     }
 }
 
-/// A bar over `total` steps of `unit` ("games", "epochs"), `done` of them
-/// done before this session.
-fn progress_bar(visible: bool, total: u64, done: u64, unit: &str) -> indicatif::ProgressBar {
-    let bar = crate::progress::bar(visible, total, &bar_template(unit));
+/// What a training bar counts.
+#[derive(Clone, Copy)]
+enum Steps {
+    /// Self-play games: many a second, so their rate and eta mean something.
+    Games,
+    /// A distillation's passes: minutes each, and indicatif's rate over a
+    /// handful of slow steps reads "0/s, eta 16w", so the bar shows only
+    /// the time spent.
+    Epochs,
+}
+
+/// A bar over `total` steps, `done` of them done before this session.
+fn progress_bar(visible: bool, total: u64, done: u64, steps: Steps) -> indicatif::ProgressBar {
+    let bar = crate::progress::bar(visible, total, &bar_template(steps));
     bar.set_position(done);
     bar
 }
 
-/// Games come many a second, so their rate and eta mean something; an
-/// epoch takes minutes, and indicatif's rate over a handful of slow steps
-/// reads "0/s, eta 16w", so an epoch bar shows only the time spent.
-fn bar_template(unit: &str) -> String {
-    let rate = if unit == "epochs" {
-        ""
-    } else {
-        " ({per_sec}, eta {eta})"
+fn bar_template(steps: Steps) -> String {
+    let (unit, rate) = match steps {
+        Steps::Games => ("games", " ({per_sec}, eta {eta})"),
+        Steps::Epochs => ("epochs", ""),
     };
     format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}{rate} {{prefix}} {{msg}}")
 }
 
 #[cfg(test)]
 mod tests {
-    use super::bar_template;
+    use super::{Steps, bar_template};
 
     #[test]
     fn only_a_games_bar_shows_rate_and_eta() {
-        assert!(bar_template("games").contains("{per_sec}, eta {eta}"));
-        let epochs = bar_template("epochs");
+        assert!(bar_template(Steps::Games).contains("{per_sec}, eta {eta}"));
+        let epochs = bar_template(Steps::Epochs);
         assert!(!epochs.contains("per_sec") && !epochs.contains("eta"));
         assert!(epochs.contains("{pos}/{len} epochs"));
     }

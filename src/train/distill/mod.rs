@@ -27,7 +27,7 @@ use super::checkpoint::Checkpoint;
 use super::dev_set::DevSet;
 use super::learner::{AdamPass, Learners};
 use super::selfplay::Sample;
-use super::{TrainError, TrainOptions, measure, progress_bar};
+use super::{Steps, TrainError, TrainOptions, measure, progress_bar};
 use crate::backgammon::Position;
 use crate::eval::game_plan::GamePlan;
 use crate::eval::{Evaluator, Model, NetKind, contact_net};
@@ -84,7 +84,7 @@ pub(super) fn run(
     state.games_played = cfg.games;
     state.model.meta.games_trained = state.prior_games + cfg.games;
     let epochs = cfg.epochs as u64;
-    let bar = progress_bar(opts.progress, epochs, state.step, "epochs");
+    let bar = progress_bar(opts.progress, epochs, state.step, Steps::Epochs);
     let sizes = format!("{distinct} positions, {} samples a pass", samples.len());
     bar.suspend(|| eprintln!("{sizes}"));
     bar.set_message(sizes);
