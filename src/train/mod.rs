@@ -378,6 +378,9 @@ fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: learner::StepLoss) ->
 enum Steps {
     /// Self-play games: many a second, so their rate and eta mean something.
     Games,
+    /// A distillation's teacher games still to play (chunks already on
+    /// disk are not counted): quick too.
+    TeacherGames,
     /// A distillation's passes: minutes each, and indicatif's rate over a
     /// handful of slow steps reads "0/s, eta 16w", so the bar shows only
     /// the time spent.
@@ -392,8 +395,10 @@ fn progress_bar(visible: bool, total: u64, done: u64, steps: Steps) -> indicatif
 }
 
 fn bar_template(steps: Steps) -> String {
+    const RATE: &str = " ({per_sec}, eta {eta})";
     let (unit, rate) = match steps {
-        Steps::Games => ("games", " ({per_sec}, eta {eta})"),
+        Steps::Games => ("games", RATE),
+        Steps::TeacherGames => ("teacher games to play", RATE),
         Steps::Epochs => ("epochs", ""),
     };
     format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}{rate} {{prefix}} {{msg}}")
@@ -409,5 +414,9 @@ mod tests {
         let epochs = bar_template(Steps::Epochs);
         assert!(!epochs.contains("per_sec") && !epochs.contains("eta"));
         assert!(epochs.contains("{pos}/{len} epochs"));
+        assert!(
+            bar_template(Steps::TeacherGames)
+                .contains("{pos}/{len} teacher games to play ({per_sec}, eta {eta})")
+        );
     }
 }

@@ -168,11 +168,7 @@ fn positions(
             .iter()
             .map(|(set, _, _)| set.games_to_play(cfg))
             .sum::<u64>();
-    let bar = crate::progress::bar(
-        opts.progress,
-        to_play,
-        "{elapsed_precise} [{bar:30}] {pos}/{len} teacher games to play ({per_sec}, eta {eta}) {msg}",
-    );
+    let bar = progress_bar(opts.progress, to_play, 0, Steps::TeacherGames);
     let mut all = Vec::new();
     let mut distinct = 0;
     for c in 0..main_set.chunks(cfg) {
