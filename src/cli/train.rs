@@ -94,6 +94,7 @@ mod tests {
             target_prune: 0,
             weight: 1,
             teacher: None,
+            race_only: false,
         };
         assert_eq!(extra_sets_said(&[]), "");
         assert_eq!(

@@ -206,7 +206,9 @@ impl Default for TrainConfig {
 /// so a run with the same teacher, noise and seed has the same chunks (and
 /// they can be copied in). Its positions count `weight` times as often as
 /// the main set's (`hard_plan_weight` multiplies it); they get no rollouts
-/// or siblings.
+/// or siblings. With `race_only` it keeps and values only its games' race
+/// positions (for a distillation that trains the race network), in
+/// `positions-S-P-R-race/`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExtraSet {
@@ -219,6 +221,12 @@ pub struct ExtraSet {
     pub weight: u32,
     #[serde(default)]
     pub teacher: Option<std::path::PathBuf>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub race_only: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !b
 }
 
 fn one() -> u32 {
@@ -231,13 +239,15 @@ impl ExtraSet {
         super::selfplay::TargetSearch {
             ply: self.target_ply,
             prune: self.target_prune as usize,
+            race_only: self.race_only,
         }
     }
 
     /// Its folder of chunks, beside the main set's `positions/`.
     pub fn folder(&self) -> String {
+        let only = if self.race_only { "-race" } else { "" };
         format!(
-            "positions-{}-{}-{}",
+            "positions-{}-{}-{}{only}",
             self.seed, self.target_ply, self.target_prune
         )
     }
@@ -313,6 +323,7 @@ impl TrainConfig {
         super::selfplay::TargetSearch {
             ply: self.target_ply,
             prune: self.target_prune as usize,
+            race_only: false,
         }
     }
 
@@ -391,6 +402,11 @@ impl TrainConfig {
         if self.race_rollout_trials > 0 && !trains_race {
             return Err(ConfigError::Invalid(
                 "race_rollout_trials needs a distillation whose distill_nets trains the race network".into(),
+            ));
+        }
+        if self.extra_sets.iter().any(|set| set.race_only) && !trains_race {
+            return Err(ConfigError::Invalid(
+                "an extra set with race_only needs a distillation whose distill_nets trains the race network".into(),
             ));
         }
         let trains_contact = self.distill_teacher.is_some()

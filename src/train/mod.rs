@@ -170,8 +170,13 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                     .teacher
                     .as_ref()
                     .map_or(String::new(), |t| format!(" by {}", t.display()));
+                let only = if set.race_only {
+                    " (race positions only)"
+                } else {
+                    ""
+                };
                 rolled += &format!(
-                    ", and {} games of seed {}{by} at {}-ply{pruned}, weight {}",
+                    ", and {} games of seed {}{by} at {}-ply{pruned}{only}, weight {}",
                     set.games, set.seed, set.target_ply, set.weight
                 );
             }

@@ -37,6 +37,9 @@ pub fn play_games(
         .map(|i| {
             let mut rng = SmallRng::seed_from_u64(splitmix(seed ^ splitmix(i)));
             let mut samples = play_game(eval, &mut rng, lambda, policy);
+            if target.race_only {
+                samples.retain(|s| s.kind == NetKind::Race);
+            }
             if let Some(targets) = &targets {
                 for s in &mut samples {
                     s.target = targets.value(&s.position);
@@ -58,12 +61,20 @@ pub fn play_games(
 pub struct TargetSearch {
     pub ply: u8,
     pub prune: usize,
+    /// Only the games' race positions are kept and valued: a race
+    /// network's targets then cost the race searches and the games' 0-ply
+    /// play, not the contact searches, which are nearly all of a 2-ply
+    /// chunk's time.
+    pub race_only: bool,
 }
 
 impl TargetSearch {
     /// Plain targets of `ply` plies.
     pub fn plain(ply: u8) -> TargetSearch {
-        TargetSearch { ply, prune: 0 }
+        TargetSearch {
+            ply,
+            ..TargetSearch::default()
+        }
     }
 
     /// What finds the targets: the plain search, or for pruned targets
@@ -284,6 +295,27 @@ mod tests {
     }
 
     #[test]
+    fn race_only_sets_keep_the_same_games_race_positions_and_values() {
+        let eval = Evaluator::new(crate::eval::shipped_model().unwrap());
+        let play = |race_only| {
+            let target = TargetSearch {
+                ply: 1,
+                prune: 0,
+                race_only,
+            };
+            play_games(&eval, 4, 11, 0.7, MovePolicy::greedy(), target)
+        };
+        let (all, race) = (play(false), play(true));
+        let raced: Vec<&Sample> = all.iter().filter(|s| s.kind == NetKind::Race).collect();
+        assert!(!raced.is_empty() && raced.len() < all.len());
+        assert_eq!(race.len(), raced.len());
+        for (a, b) in race.iter().zip(raced) {
+            assert_eq!(a.position, b.position);
+            assert_eq!(a.target.0, b.target.0);
+        }
+    }
+
+    #[test]
     fn pruned_targets_are_the_plain_search_when_nothing_is_pruned() {
         let eval = Evaluator::new(crate::eval::shipped_model().unwrap());
         let samples = play_games(
@@ -299,8 +331,13 @@ mod tests {
         let whole = TargetSearch {
             ply: 2,
             prune: usize::MAX,
+            race_only: false,
         };
-        let pruned = TargetSearch { ply: 2, prune: 4 };
+        let pruned = TargetSearch {
+            ply: 2,
+            prune: 4,
+            race_only: false,
+        };
         let (whole, pruned) = (whole.targets(&eval), pruned.targets(&eval));
         let mut differs = false;
         for s in samples

@@ -346,6 +346,18 @@ mod tests {
             cfg.validate().is_err(),
             "a fresh race network that nothing trains"
         );
+        let mut cfg = parse(
+            r#"{"distill_teacher": "t.net", "init_model": "t.net", "target_ply": 2, "distill_nets": "race",
+                "extra_sets": [{"seed": 7, "games": 500, "target_ply": 2, "target_prune": 8, "race_only": true}]}"#,
+        );
+        cfg.validate().unwrap();
+        assert_eq!(cfg.extra_sets[0].folder(), "positions-7-2-8-race");
+        assert!(cfg.extra_sets[0].target_search().race_only);
+        cfg.distill_nets = DistillNets::Contact;
+        assert!(
+            cfg.validate().is_err(),
+            "race positions alone for a race network not trained"
+        );
         let fresh = Model::random(16, 8, 3).with_fresh_race(32, 16, 4);
         assert_eq!(
             (fresh.race.hidden, fresh.race.mid.as_ref().map(|m| m.units)),
