@@ -155,12 +155,12 @@ fn distils_a_teachers_search_and_refuses_damaged_positions() {
         "header and one row per epoch:\n{csv}"
     );
     // The student: two-layer contact and crashed networks, the teacher's
-    // race network (kotra-v1's 198-64-5, widened to encoding version 3's
+    // race network (kotra-v1's 198-64-5, widened to encoding version 4's
     // race inputs on load).
     let o = run(&["model", out.join("model.net").to_str().unwrap()]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains("contact network: 230-16-8-5"), "{text}");
-    assert!(text.contains("race network: 210-64-5"), "{text}");
+    assert!(text.contains("race network: 220-64-5"), "{text}");
     assert!(text.contains("crashed network: 230-16-8-5"), "{text}");
     // Resuming a finished run changes nothing.
     let o = train(&config, &out, &["--resume"]);

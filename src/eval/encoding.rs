@@ -18,12 +18,15 @@
 //! from random weights (training/ablation/full.json): dev error 14.71 mp
 //! with the ten, 13.31 mp with the seventeen. Version 3 appended six race
 //! features per side to the pip count (a version-2 race network is
-//! upgraded the same way).
+//! upgraded the same way). Version 4 appended five race features per side
+//! from the one-sided bear-off database (a side with every checker home:
+//! its chances of being off within one to four rolls, its expected
+//! rolls), and a version-3 race network is upgraded the same way again.
 
 use crate::backgammon::{BAR, OPP_BAR, Position};
 
 /// Bumped whenever the meaning of any input changes.
-pub const ENCODING_VERSION: u32 = 3;
+pub const ENCODING_VERSION: u32 = 4;
 
 pub(crate) const RAW_PER_SIDE: usize = 24 * 4 + 2;
 /// Hand-crafted features per side in the contact encoding.
@@ -34,9 +37,12 @@ pub const FEATURES_PER_SIDE_V1: usize = 10;
 /// Inputs of the contact (and crashed/back game) network.
 pub const CONTACT_INPUTS: usize = 2 * (RAW_PER_SIDE + FEATURES_PER_SIDE);
 /// Hand-crafted features per side in the race encoding.
-pub const RACE_FEATURES_PER_SIDE: usize = 7;
+pub const RACE_FEATURES_PER_SIDE: usize = 12;
 /// Race features per side of encoding versions 1 and 2: the pip count.
 pub const RACE_FEATURES_PER_SIDE_V2: usize = 1;
+/// Race features per side of encoding version 3: the pip count and six
+/// more, before the bear-off database's five.
+pub const RACE_FEATURES_PER_SIDE_V3: usize = 7;
 /// Inputs of the race network.
 pub const RACE_INPUTS: usize = 2 * (RAW_PER_SIDE + RACE_FEATURES_PER_SIDE);
 
@@ -138,6 +144,11 @@ fn race_features(view: &Position, out: &mut [f32]) {
             to_escape += n * (point - 18);
         }
     }
+    let finish = if outside == 0 {
+        bearoff_finish(view)
+    } else {
+        [0.0; BEAROFF_FEATURES]
+    };
     let all = [
         pips as f32 / 100.0,
         (view.borne_off(crate::backgammon::Side::Mover) > 0) as u8 as f32,
@@ -146,8 +157,39 @@ fn race_features(view: &Position, out: &mut [f32]) {
         crossings as f32 / 15.0,
         trapped as f32 / 15.0,
         to_escape as f32 / 30.0,
+        finish[0],
+        finish[1],
+        finish[2],
+        finish[3],
+        finish[4],
     ];
     out.copy_from_slice(&all[..out.len()]);
+}
+
+/// Race features read from the one-sided bear-off database.
+const BEAROFF_FEATURES: usize = 5;
+
+/// For a side with every checker home: the chances that it has borne off
+/// within one, two, three and four rolls, and its expected rolls / 10,
+/// exact from the one-sided database. In a lopsided race these decide
+/// the gammons: the trailer must bring its checkers home and bear one off
+/// before the leader's last roll, and the race network, left to piece the
+/// leader's bear-off together from its point units, misjudged it by tens
+/// of percent (dev-m-1133: 48% gammons at 0-ply against 13% exact).
+fn bearoff_finish(view: &Position) -> [f32; BEAROFF_FEATURES] {
+    let Some(board) = super::bearoff::home_board(view) else {
+        return [0.0; BEAROFF_FEATURES];
+    };
+    let db = super::bearoff::BearoffDb::get();
+    let off = db.off(&board);
+    let mut within = 0f32;
+    let mut out = [0f32; BEAROFF_FEATURES];
+    for (k, slot) in out[..4].iter_mut().enumerate() {
+        within += off[k + 1];
+        *slot = within;
+    }
+    out[4] = db.expected_rolls(&board) / 10.0;
+    out
 }
 
 /// Bit masks of one side's situation in its own numbering (bit i = point i,
@@ -717,5 +759,29 @@ mod tests {
         let mut none_off = [0f32; RACE_FEATURES_PER_SIDE];
         race_features(&Position::starting(), &mut none_off);
         assert_eq!(none_off[1], 0.0);
+        assert_eq!(f[7..], [0.0; 5], "not home: no bear-off features");
+    }
+
+    #[test]
+    fn a_home_side_reads_its_bear_off_from_the_database() {
+        // Two checkers on the 6-point come off in one roll only with 3-3,
+        // 4-4, 5-5 or 6-6, and surely within four.
+        let pos = Position::from_points(&[(6, 2)], &[(24, 15)]);
+        let mut f = [0f32; RACE_FEATURES_PER_SIDE];
+        race_features(&pos, &mut f);
+        assert!((f[7] - 4.0 / 36.0).abs() < 1e-6, "{f:?}");
+        assert!(
+            f[7] < f[8] && f[8] < f[9] && (f[10] - 1.0).abs() < 1e-6,
+            "{f:?}"
+        );
+        let mean = f[7] + 2.0 * (f[8] - f[7]) + 3.0 * (f[9] - f[8]) + 4.0 * (f[10] - f[9]);
+        assert!((f[11] - mean / 10.0).abs() < 1e-5, "{f:?}");
+        // The other side, all fifteen on its 24-point, is far from home:
+        // zeros in its block.
+        let mut x = vec![0f32; RACE_INPUTS];
+        encode(&pos, NetKind::Race, &mut x);
+        let side = RACE_INPUTS / 2;
+        assert_eq!(x[RAW_PER_SIDE + 7], f[7]);
+        assert_eq!(x[side + RAW_PER_SIDE + 7..], [0.0; 5]);
     }
 }

@@ -4,8 +4,8 @@
 //! before anything is decoded.
 
 use super::encoding::{
-    CONTACT_INPUTS, ENCODING_VERSION, FEATURES_PER_SIDE_V1, RACE_FEATURES_PER_SIDE_V2, RACE_INPUTS,
-    RAW_PER_SIDE,
+    CONTACT_INPUTS, ENCODING_VERSION, FEATURES_PER_SIDE_V1, RACE_FEATURES_PER_SIDE_V2,
+    RACE_FEATURES_PER_SIDE_V3, RACE_INPUTS, RAW_PER_SIDE,
 };
 use super::network::{Mlp, OUTPUTS, ShapeError};
 use crate::framed_file::{FrameError, FrameKind, frame, unframe_since};
@@ -186,18 +186,23 @@ impl Model {
     /// An older model in today's encoding: each network gets the inputs
     /// added since its version with zero weights, so it evaluates exactly
     /// as before, and training can start from it and learn to use them
-    /// (version 2 added contact features, version 3 race features).
+    /// (version 2 added contact features, versions 3 and 4 race features).
     fn upgraded(mut self) -> Model {
         let version = self.meta.encoding_version;
         let contact_v1 = RAW_PER_SIDE + FEATURES_PER_SIDE_V1;
         let race_v2 = RAW_PER_SIDE + RACE_FEATURES_PER_SIDE_V2;
+        let race_v3 = RAW_PER_SIDE + RACE_FEATURES_PER_SIDE_V3;
         if version == 1 && self.contact.inputs == 2 * contact_v1 {
             widen_inputs(&mut self.contact, contact_v1, CONTACT_INPUTS / 2);
             self.meta.encoding_version = 2;
         }
         if self.meta.encoding_version == 2 && self.race.inputs == 2 * race_v2 {
-            widen_inputs(&mut self.race, race_v2, RACE_INPUTS / 2);
+            widen_inputs(&mut self.race, race_v2, race_v3);
             self.meta.encoding_version = 3;
+        }
+        if self.meta.encoding_version == 3 && self.race.inputs == 2 * race_v3 {
+            widen_inputs(&mut self.race, race_v3, RACE_INPUTS / 2);
+            self.meta.encoding_version = 4;
         }
         self
     }
@@ -361,12 +366,17 @@ mod tests {
     }
 
     #[test]
-    fn version_two_race_networks_evaluate_as_before() {
+    fn version_two_and_three_race_networks_evaluate_as_before() {
+        race_network_of_version_evaluates_as_before(2, RACE_FEATURES_PER_SIDE_V2);
+        race_network_of_version_evaluates_as_before(3, RACE_FEATURES_PER_SIDE_V3);
+    }
+
+    fn race_network_of_version_evaluates_as_before(version: u32, features: usize) {
         use crate::backgammon::Position;
         use crate::eval::encoding::{NetKind, encode};
-        let v2_side = RAW_PER_SIDE + RACE_FEATURES_PER_SIDE_V2;
+        let v2_side = RAW_PER_SIDE + features;
         let mut v2 = Model::random(16, 8, 5);
-        v2.meta.encoding_version = 2;
+        v2.meta.encoding_version = version;
         v2.race = Mlp::random(2 * v2_side, 8, 6);
         let upgraded = Model::from_bytes(&v2.to_bytes()).unwrap();
         assert_eq!(upgraded.meta.encoding_version, ENCODING_VERSION);
@@ -375,18 +385,16 @@ mod tests {
             upgraded.contact, v2.contact,
             "the contact network is as it was"
         );
-        // A race with checkers still outside the home boards, so that the new
-        // inputs are live; version 2's inputs were each side's point units
-        // and pip count, the first of today's race features.
-        let pos = Position::from_points(&[(9, 5), (6, 5), (3, 5)], &[(15, 3), (5, 6), (2, 6)]);
+        // A race with checkers still outside one home board, so that the
+        // new inputs are live (the other side is home: the bear-off
+        // features); an older version's inputs were each side's point units
+        // and its first race features.
+        let pos = Position::from_points(&[(9, 5), (6, 5), (3, 5)], &[(6, 3), (5, 6), (2, 6)]);
         let mut x = vec![0f32; RACE_INPUTS];
         encode(&pos, NetKind::Race, &mut x);
         let side = RACE_INPUTS / 2;
-        assert_ne!(
-            x[v2_side..side].iter().sum::<f32>(),
-            0.0,
-            "new features are live"
-        );
+        let new_features = x[v2_side..side].iter().chain(&x[side + v2_side..]);
+        assert_ne!(new_features.sum::<f32>(), 0.0, "new features are live");
         let old_x: Vec<f32> = [&x[..v2_side], &x[side..side + v2_side]].concat();
         let (a, b) = (upgraded.race.forward(&x), v2.race.forward(&old_x));
         for k in 0..5 {
