@@ -144,11 +144,7 @@ fn race_features(view: &Position, out: &mut [f32]) {
             to_escape += n * (point - 18);
         }
     }
-    let finish = if outside == 0 {
-        bearoff_finish(view)
-    } else {
-        [0.0; BEAROFF_FEATURES]
-    };
+    let finish = bearoff_finish(view);
     let all = [
         pips as f32 / 100.0,
         (view.borne_off(crate::backgammon::Side::Mover) > 0) as u8 as f32,
@@ -171,7 +167,7 @@ const BEAROFF_FEATURES: usize = 5;
 
 /// For a side with every checker home: the chances that it has borne off
 /// within one, two, three and four rolls, and its expected rolls / 10,
-/// exact from the one-sided database. In a lopsided race these decide
+/// exact from the one-sided database (zeros for a side not home). In a lopsided race these decide
 /// the gammons: the trailer must bring its checkers home and bear one off
 /// before the leader's last roll, and the race network, left to piece the
 /// leader's bear-off together from its point units, misjudged it by tens

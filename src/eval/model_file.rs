@@ -374,15 +374,15 @@ mod tests {
     fn race_network_of_version_evaluates_as_before(version: u32, features: usize) {
         use crate::backgammon::Position;
         use crate::eval::encoding::{NetKind, encode};
-        let v2_side = RAW_PER_SIDE + features;
-        let mut v2 = Model::random(16, 8, 5);
-        v2.meta.encoding_version = version;
-        v2.race = Mlp::random(2 * v2_side, 8, 6);
-        let upgraded = Model::from_bytes(&v2.to_bytes()).unwrap();
+        let old_side = RAW_PER_SIDE + features;
+        let mut old = Model::random(16, 8, 5);
+        old.meta.encoding_version = version;
+        old.race = Mlp::random(2 * old_side, 8, 6);
+        let upgraded = Model::from_bytes(&old.to_bytes()).unwrap();
         assert_eq!(upgraded.meta.encoding_version, ENCODING_VERSION);
         assert_eq!(upgraded.race.inputs, RACE_INPUTS);
         assert_eq!(
-            upgraded.contact, v2.contact,
+            upgraded.contact, old.contact,
             "the contact network is as it was"
         );
         // A race with checkers still outside one home board, so that the
@@ -393,10 +393,10 @@ mod tests {
         let mut x = vec![0f32; RACE_INPUTS];
         encode(&pos, NetKind::Race, &mut x);
         let side = RACE_INPUTS / 2;
-        let new_features = x[v2_side..side].iter().chain(&x[side + v2_side..]);
+        let new_features = x[old_side..side].iter().chain(&x[side + old_side..]);
         assert_ne!(new_features.sum::<f32>(), 0.0, "new features are live");
-        let old_x: Vec<f32> = [&x[..v2_side], &x[side..side + v2_side]].concat();
-        let (a, b) = (upgraded.race.forward(&x), v2.race.forward(&old_x));
+        let old_x: Vec<f32> = [&x[..old_side], &x[side..side + old_side]].concat();
+        let (a, b) = (upgraded.race.forward(&x), old.race.forward(&old_x));
         for k in 0..5 {
             assert!((a[k] - b[k]).abs() < 1e-6, "{a:?} {b:?}");
         }

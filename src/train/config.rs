@@ -221,12 +221,8 @@ pub struct ExtraSet {
     pub weight: u32,
     #[serde(default)]
     pub teacher: Option<std::path::PathBuf>,
-    #[serde(default, skip_serializing_if = "is_false")]
+    #[serde(default)]
     pub race_only: bool,
-}
-
-fn is_false(b: &bool) -> bool {
-    !b
 }
 
 fn one() -> u32 {
