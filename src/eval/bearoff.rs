@@ -59,15 +59,21 @@ pub fn rank(board: &[u8; POINTS]) -> usize {
 
 /// The home board of the side on roll of `pos`, if all its checkers are home.
 pub fn home_board(pos: &Position) -> Option<[u8; POINTS]> {
-    let p = pos.raw();
-    if p[7..=25].iter().any(|&v| v > 0) {
+    if pos.raw()[7..=25].iter().any(|&v| v > 0) {
         return None;
     }
+    Some(home_points(pos))
+}
+
+/// The side on roll's checkers on its six home points, for a caller that
+/// already knows none stand elsewhere.
+pub(super) fn home_points(pos: &Position) -> [u8; POINTS] {
+    let p = pos.raw();
     let mut b = [0u8; POINTS];
     for (i, slot) in b.iter_mut().enumerate() {
         *slot = p[i + 1].max(0) as u8;
     }
-    Some(b)
+    b
 }
 
 /// The two tables, `POSITIONS × MAX_ROLLS` each, row-major by rank.
@@ -314,7 +320,7 @@ fn shift_add(dist: &mut Dist, next: &[f32], weight: f32) {
     }
 }
 
-fn mean(d: &[f32]) -> f32 {
+pub(super) fn mean(d: &[f32]) -> f32 {
     d.iter().enumerate().map(|(n, &p)| n as f32 * p).sum()
 }
 

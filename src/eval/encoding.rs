@@ -144,7 +144,11 @@ fn race_features(view: &Position, out: &mut [f32]) {
             to_escape += n * (point - 18);
         }
     }
-    let finish = bearoff_finish(view);
+    let finish = if outside == 0 {
+        bearoff_finish(&super::bearoff::home_points(view))
+    } else {
+        [0.0; BEAROFF_FEATURES]
+    };
     let all = [
         pips as f32 / 100.0,
         (view.borne_off(crate::backgammon::Side::Mover) > 0) as u8 as f32,
@@ -165,26 +169,22 @@ fn race_features(view: &Position, out: &mut [f32]) {
 /// Race features read from the one-sided bear-off database.
 const BEAROFF_FEATURES: usize = 5;
 
-/// For a side with every checker home: the chances that it has borne off
-/// within one, two, three and four rolls, and its expected rolls / 10,
-/// exact from the one-sided database (zeros for a side not home). In a lopsided race these decide
-/// the gammons: the trailer must bring its checkers home and bear one off
+/// For a side with every checker home (`board`, its home points): the
+/// chances that it has borne off within one, two, three and four rolls,
+/// and its expected rolls / 10, exact from the one-sided database; a side
+/// not home gets zeros. In a lopsided race these decide the gammons: the trailer must bring its checkers home and bear one off
 /// before the leader's last roll, and the race network, left to piece the
 /// leader's bear-off together from its point units, misjudged it by tens
 /// of percent (dev-m-1133: 48% gammons at 0-ply against 13% exact).
-fn bearoff_finish(view: &Position) -> [f32; BEAROFF_FEATURES] {
-    let Some(board) = super::bearoff::home_board(view) else {
-        return [0.0; BEAROFF_FEATURES];
-    };
-    let db = super::bearoff::BearoffDb::get();
-    let off = db.off(&board);
+fn bearoff_finish(board: &[u8; super::bearoff::POINTS]) -> [f32; BEAROFF_FEATURES] {
+    let off = super::bearoff::BearoffDb::get().off(board);
     let mut within = 0f32;
     let mut out = [0f32; BEAROFF_FEATURES];
     for (k, slot) in out[..4].iter_mut().enumerate() {
         within += off[k + 1];
         *slot = within;
     }
-    out[4] = db.expected_rolls(&board) / 10.0;
+    out[4] = super::bearoff::mean(off) / 10.0;
     out
 }
 
