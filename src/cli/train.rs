@@ -95,6 +95,9 @@ mod tests {
             weight: 1,
             teacher: None,
             race_only: false,
+            rollout_trials: 0,
+            rollouts_per_game: 1,
+            plan: None,
         };
         assert_eq!(extra_sets_said(&[]), "");
         assert_eq!(

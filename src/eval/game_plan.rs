@@ -5,8 +5,10 @@
 
 use crate::backgammon::Position;
 
-/// A contact position's game plan, judged for both sides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A contact position's game plan, judged for both sides. Named in
+/// training configs in snake case (`"back_game"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum GamePlan {
     /// No contact left.
     Race,

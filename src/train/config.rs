@@ -209,6 +209,16 @@ impl Default for TrainConfig {
 /// or siblings. With `race_only` it keeps and values only its games' race
 /// positions (for a distillation that trains the race network), in
 /// `positions-S-P-R-race/`.
+///
+/// A rollout set (`target_ply` 0, `rollout_trials` T) values positions by
+/// rollouts instead of a search: from each of its games, played by the
+/// teacher at 0-ply, `rollouts_per_game` K contact positions (of game plan
+/// `plan` alone, when given) are rolled out T times at 0-ply with variance
+/// reduction, and count `rollout_weight` times as the main set's rolled-out
+/// positions do; its chunks are in `rollouts-S-T-K[-plan]/`. A back game's
+/// fate is decided dozens of moves on, past what any search of the teacher
+/// sees, and its own rollouts of back games are nearer the judge than its
+/// 2-ply values (training/README.md, "Back games by rollouts").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExtraSet {
@@ -223,6 +233,12 @@ pub struct ExtraSet {
     pub teacher: Option<std::path::PathBuf>,
     #[serde(default)]
     pub race_only: bool,
+    #[serde(default)]
+    pub rollout_trials: u32,
+    #[serde(default = "one")]
+    pub rollouts_per_game: u32,
+    #[serde(default)]
+    pub plan: Option<crate::eval::game_plan::GamePlan>,
 }
 
 fn one() -> u32 {
@@ -239,8 +255,30 @@ impl ExtraSet {
         }
     }
 
+    /// How a rollout set's positions are chosen and rolled out (the move
+    /// policy is the run's, filled in when its games are played); `None`
+    /// for a set of search targets.
+    pub fn rollout_targets(&self) -> Option<super::rollout_targets::RolloutTargets> {
+        (self.rollout_trials > 0).then(|| super::rollout_targets::RolloutTargets {
+            trials: self.rollout_trials,
+            per_game: self.rollouts_per_game,
+            hard_weight: 1.0,
+            plan: self.plan,
+            policy: super::selfplay::MovePolicy::greedy(),
+        })
+    }
+
     /// Its folder of chunks, beside the main set's `positions/`.
     pub fn folder(&self) -> String {
+        if self.rollout_trials > 0 {
+            let plan = self.plan.map_or(String::new(), |p| {
+                format!("-{}", serde_json::to_value(p).expect("a plan name")).replace('"', "")
+            });
+            return format!(
+                "rollouts-{}-{}-{}{plan}",
+                self.seed, self.rollout_trials, self.rollouts_per_game
+            );
+        }
         let only = if self.race_only { "-race" } else { "" };
         format!(
             "positions-{}-{}-{}{only}",
@@ -445,9 +483,29 @@ impl TrainConfig {
             ));
         }
         for (i, set) in self.extra_sets.iter().enumerate() {
-            if !(1..=2).contains(&set.target_ply) || set.games == 0 || set.weight == 0 {
+            if set.games == 0 || set.weight == 0 {
                 return Err(ConfigError::Invalid(format!(
-                    "extra_sets[{i}]: target_ply is 1 or 2, games and weight 1 or more"
+                    "extra_sets[{i}]: games and weight are 1 or more"
+                )));
+            }
+            if set.rollout_trials > 0 {
+                if set.target_ply != 0
+                    || set.target_prune > 0
+                    || set.race_only
+                    || set.rollouts_per_game == 0
+                    || set.plan == Some(crate::eval::game_plan::GamePlan::Race)
+                    || !trains_contact
+                {
+                    return Err(ConfigError::Invalid(format!(
+                        "extra_sets[{i}]: a rollout set (rollout_trials) has target_ply 0, no target_prune or race_only, rollouts_per_game 1 or more, a contact plan, and a distillation that trains the contact network"
+                    )));
+                }
+            } else if !(1..=2).contains(&set.target_ply)
+                || set.rollouts_per_game != 1
+                || set.plan.is_some()
+            {
+                return Err(ConfigError::Invalid(format!(
+                    "extra_sets[{i}]: target_ply is 1 or 2 (0 only with rollout_trials, which rollouts_per_game and plan need)"
                 )));
             }
             if self.extra_sets[..i]

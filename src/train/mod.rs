@@ -175,9 +175,18 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 } else {
                     ""
                 };
+                let valued = if set.rollout_trials > 0 {
+                    let plan = set.plan.map_or(String::new(), |p| format!(" {p:?}"));
+                    format!(
+                        ": {}{plan} positions a game rolled out ({} trials)",
+                        set.rollouts_per_game, set.rollout_trials
+                    )
+                } else {
+                    format!(" at {}-ply{pruned}{only}", set.target_ply)
+                };
                 rolled += &format!(
-                    ", and {} games of seed {}{by} at {}-ply{pruned}{only}, weight {}",
-                    set.games, set.seed, set.target_ply, set.weight
+                    ", and {} games of seed {}{by}{valued}, weight {}",
+                    set.games, set.seed, set.weight
                 );
             }
             for dir in &cfg.banked_rollouts {
@@ -244,6 +253,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 trials: cfg.rollout_trials,
                 per_game: cfg.rollouts_per_game,
                 hard_weight: cfg.hard_plan_weight,
+                plan: None,
                 policy,
             };
             rollout_targets::play_games(&eval, games, step_seed, &how)

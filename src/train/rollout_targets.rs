@@ -26,6 +26,9 @@ pub struct RolloutTargets {
     pub per_game: u32,
     /// How much more likely a position in a hard game plan is chosen.
     pub hard_weight: f32,
+    /// Only positions of this plan are chosen (a game without one gives
+    /// none).
+    pub plan: Option<GamePlan>,
     /// How the games that supply the positions are played.
     pub policy: MovePolicy,
 }
@@ -64,7 +67,12 @@ pub fn play_games(eval: &Evaluator, games: u64, seed: u64, how: &RolloutTargets)
 /// replacement with weight `hard_weight` for hard game plans and 1 for
 /// the rest.
 fn choose(samples: &[Sample], how: &RolloutTargets, rng: &mut SmallRng) -> Vec<Sample> {
-    let pool: Vec<&Sample> = samples.iter().filter(|s| s.kind != NetKind::Race).collect();
+    let pool: Vec<&Sample> = samples
+        .iter()
+        .filter(|s| {
+            s.kind != NetKind::Race && how.plan.is_none_or(|p| GamePlan::of(&s.position) == p)
+        })
+        .collect();
     let weight = |s: &&Sample| {
         if GamePlan::of(&s.position).is_hard() {
             how.hard_weight
@@ -122,12 +130,43 @@ mod tests {
     use crate::eval::Model;
 
     #[test]
+    fn a_plan_chooses_only_its_own_positions() {
+        // About a third of the shipped network's noisy games reach a back
+        // game.
+        let eval = Evaluator::new(crate::eval::shipped_model().unwrap());
+        let how = RolloutTargets {
+            trials: 2,
+            per_game: 2,
+            hard_weight: 1.0,
+            plan: Some(GamePlan::BackGame),
+            policy: MovePolicy {
+                exploration: 0.0,
+                noise: 0.1,
+            },
+        };
+        let chosen = play_games(&eval, 12, 3, &how);
+        assert!(!chosen.is_empty() && chosen.len() < 24, "{}", chosen.len());
+        assert!(
+            chosen
+                .iter()
+                .all(|s| GamePlan::of(&s.position) == GamePlan::BackGame)
+        );
+        let any = play_games(&eval, 12, 3, &RolloutTargets { plan: None, ..how });
+        assert!(
+            any.iter()
+                .any(|s| GamePlan::of(&s.position) != GamePlan::BackGame),
+            "without a plan the other positions are chosen too"
+        );
+    }
+
+    #[test]
     fn rollout_targets_are_consistent_and_reproducible() {
         let eval = Evaluator::new(Model::random(16, 8, 3));
         let how = RolloutTargets {
             trials: 36,
             per_game: 3,
             hard_weight: 4.0,
+            plan: None,
             policy: MovePolicy {
                 exploration: 0.1,
                 noise: 0.0,

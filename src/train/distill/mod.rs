@@ -41,7 +41,7 @@ mod teacher_set;
 
 use chunk_file::banked_chunks;
 use chunk_targets::{siblings_of, with_contact_rollouts, with_race_rollouts};
-use teacher_set::TeacherSet;
+use teacher_set::{SetTargets, TeacherSet};
 
 /// The student of `teacher`: its race network, a new contact network of
 /// `hidden` and `mid` units, no crashed network (the caller adds one).
@@ -140,7 +140,7 @@ fn positions(
         dir: opts.out_dir.join("positions"),
         seed: cfg.seed,
         games: cfg.games,
-        search: cfg.target_search(),
+        targets: SetTargets::Search(cfg.target_search()),
     };
     let extra_sets: Vec<(TeacherSet, usize, Option<Evaluator>)> = cfg
         .extra_sets
@@ -150,7 +150,10 @@ fn positions(
                 dir: opts.out_dir.join(set.folder()),
                 seed: set.seed,
                 games: set.games,
-                search: set.target_search(),
+                targets: set.rollout_targets().map_or(
+                    SetTargets::Search(set.target_search()),
+                    SetTargets::Rollouts,
+                ),
             };
             let own_teacher = set
                 .teacher
@@ -200,7 +203,12 @@ fn positions(
         for c in 0..set.chunks(cfg) {
             let fresh = !set.is_played(c);
             let chunk = set.chunk(c, own_teacher.as_ref().unwrap_or(&teacher), cfg)?;
-            distinct += add_trained(&mut all, chunk, &[], *weight, cfg);
+            let rolled: Vec<usize> = if set.targets.rolled_out() {
+                (0..chunk.len()).collect()
+            } else {
+                Vec::new()
+            };
+            distinct += add_trained(&mut all, chunk, &rolled, *weight, cfg);
             if fresh {
                 bar.inc(set.games_in(c, cfg));
             }
@@ -368,6 +376,60 @@ mod tests {
         assert!(DistillNets::Contact.trains(NetKind::Crashed));
         assert!(
             DistillNets::Both.trains(NetKind::Race) && DistillNets::Both.trains(NetKind::Contact)
+        );
+    }
+
+    #[test]
+    fn rollout_sets_are_named_and_checked() {
+        let parse = |text: &str| serde_json::from_str::<crate::train::TrainConfig>(text).unwrap();
+        let cfg = parse(
+            r#"{"distill_teacher": "t.net", "target_ply": 2, "extra_sets": [
+                {"seed": 35, "games": 500, "target_ply": 0, "rollout_trials": 144, "plan": "back_game"},
+                {"seed": 36, "games": 500, "target_ply": 0, "rollout_trials": 36, "rollouts_per_game": 2},
+                {"seed": 36, "games": 500, "target_ply": 1}]}"#,
+        );
+        cfg.validate().unwrap();
+        let folders: Vec<String> = cfg.extra_sets.iter().map(|s| s.folder()).collect();
+        assert_eq!(
+            folders,
+            [
+                "rollouts-35-144-1-back_game",
+                "rollouts-36-36-2",
+                "positions-36-1-0"
+            ]
+        );
+        let how = cfg.extra_sets[0].rollout_targets().unwrap();
+        assert_eq!(
+            (how.trials, how.per_game, how.plan),
+            (144, 1, Some(GamePlan::BackGame))
+        );
+        assert!(cfg.extra_sets[2].rollout_targets().is_none());
+        let refused = [
+            // A rollout set searches nothing.
+            r#"{"seed": 1, "games": 5, "target_ply": 1, "rollout_trials": 36}"#,
+            r#"{"seed": 1, "games": 5, "target_ply": 0, "target_prune": 8, "rollout_trials": 36}"#,
+            // Rollouts are of contact positions.
+            r#"{"seed": 1, "games": 5, "target_ply": 0, "rollout_trials": 36, "plan": "race"}"#,
+            r#"{"seed": 1, "games": 5, "target_ply": 0, "rollout_trials": 36, "race_only": true}"#,
+            r#"{"seed": 1, "games": 5, "target_ply": 0, "rollout_trials": 36, "rollouts_per_game": 0}"#,
+            // A plan or a count of rollouts without rollouts, a set without targets.
+            r#"{"seed": 1, "games": 5, "target_ply": 1, "plan": "back_game"}"#,
+            r#"{"seed": 1, "games": 5, "target_ply": 1, "rollouts_per_game": 3}"#,
+            r#"{"seed": 1, "games": 5, "target_ply": 0}"#,
+        ];
+        for set in refused {
+            let cfg = parse(&format!(
+                r#"{{"distill_teacher": "t.net", "target_ply": 2, "extra_sets": [{set}]}}"#
+            ));
+            assert!(cfg.validate().is_err(), "{set}");
+        }
+        let race_only = parse(
+            r#"{"distill_teacher": "t.net", "init_model": "t.net", "target_ply": 2, "distill_nets": "race",
+                "extra_sets": [{"seed": 1, "games": 5, "target_ply": 0, "rollout_trials": 36}]}"#,
+        );
+        assert!(
+            race_only.validate().is_err(),
+            "contact rollouts for a contact network not trained"
         );
     }
 

@@ -5,15 +5,32 @@ use super::chunk_file::{create_dir, read_chunk, write_chunk};
 use crate::eval::Evaluator;
 use crate::players::duel::splitmix;
 use crate::train::TrainError;
+use crate::train::rollout_targets::{self, RolloutTargets};
 use crate::train::selfplay::{MovePolicy, Sample, TargetSearch, play_games};
 
-/// Teacher games played from one seed, with one search for the targets,
-/// `games_per_step` to a chunk file in `dir`.
+/// Teacher games played from one seed, with one way of finding the
+/// targets, `games_per_step` to a chunk file in `dir`.
 pub(super) struct TeacherSet {
     pub(super) dir: std::path::PathBuf,
     pub(super) seed: u64,
     pub(super) games: u64,
-    pub(super) search: TargetSearch,
+    pub(super) targets: SetTargets,
+}
+
+/// How a set's positions get their targets.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum SetTargets {
+    /// Every position of the games, valued by the teacher's search.
+    Search(TargetSearch),
+    /// A few positions of each game, rolled out by the teacher.
+    Rollouts(RolloutTargets),
+}
+
+impl SetTargets {
+    /// Whether every sample of the set is a rollout target.
+    pub(super) fn rolled_out(&self) -> bool {
+        matches!(self, SetTargets::Rollouts(_))
+    }
 }
 
 impl TeacherSet {
@@ -61,14 +78,15 @@ impl TeacherSet {
             noise: cfg.move_noise,
         };
         let seed = splitmix(self.seed ^ splitmix(c.wrapping_add(1 << 41)));
-        let samples = play_games(
-            teacher,
-            self.games_in(c, cfg),
-            seed,
-            cfg.lambda,
-            policy,
-            self.search,
-        );
+        let games = self.games_in(c, cfg);
+        let samples = match self.targets {
+            SetTargets::Search(search) => {
+                play_games(teacher, games, seed, cfg.lambda, policy, search)
+            }
+            SetTargets::Rollouts(how) => {
+                rollout_targets::play_games(teacher, games, seed, &RolloutTargets { policy, ..how })
+            }
+        };
         write_chunk(&path, &samples)?;
         Ok(samples)
     }
@@ -86,7 +104,7 @@ mod tests {
             dir: dir.clone(),
             seed: 5,
             games: 3,
-            search: TargetSearch::plain(1),
+            targets: SetTargets::Search(TargetSearch::plain(1)),
         };
         let cfg = crate::train::TrainConfig {
             games_per_step: 2,
