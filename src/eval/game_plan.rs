@@ -53,6 +53,17 @@ impl GamePlan {
         back_game(pos) || crunched(pos)
     }
 
+    /// The name configs use (the serde name).
+    pub fn name(self) -> &'static str {
+        match self {
+            GamePlan::Race => "race",
+            GamePlan::BackGame => "back_game",
+            GamePlan::Crashed => "crashed",
+            GamePlan::Holding => "holding",
+            GamePlan::Contact => "contact",
+        }
+    }
+
     /// The plans self-play under-samples.
     pub fn is_hard(self) -> bool {
         matches!(
@@ -127,5 +138,20 @@ mod tests {
         assert!(GamePlan::Crashed.is_crashed() && !GamePlan::Holding.is_crashed());
         let race = Position::from_points(&[(6, 15)], &[(6, 15)]);
         assert_eq!(GamePlan::of(&race), GamePlan::Race);
+    }
+
+    #[test]
+    fn plan_names_are_the_config_names() {
+        for plan in [
+            GamePlan::Race,
+            GamePlan::BackGame,
+            GamePlan::Crashed,
+            GamePlan::Holding,
+            GamePlan::Contact,
+        ] {
+            let named = serde_json::to_value(plan).unwrap();
+            assert_eq!(named, serde_json::Value::from(plan.name()));
+            assert_eq!(serde_json::from_value::<GamePlan>(named).unwrap(), plan);
+        }
     }
 }

@@ -271,9 +271,9 @@ impl ExtraSet {
     /// Its folder of chunks, beside the main set's `positions/`.
     pub fn folder(&self) -> String {
         if self.rollout_trials > 0 {
-            let plan = self.plan.map_or(String::new(), |p| {
-                format!("-{}", serde_json::to_value(p).expect("a plan name")).replace('"', "")
-            });
+            let plan = self
+                .plan
+                .map_or(String::new(), |p| format!("-{}", p.name()));
             return format!(
                 "rollouts-{}-{}-{}{plan}",
                 self.seed, self.rollout_trials, self.rollouts_per_game

@@ -176,7 +176,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                     ""
                 };
                 let valued = if set.rollout_trials > 0 {
-                    let plan = set.plan.map_or(String::new(), |p| format!(" {p:?}"));
+                    let plan = set.plan.map_or(String::new(), |p| format!(" {}", p.name()));
                     format!(
                         ": {}{plan} positions a game rolled out ({} trials)",
                         set.rollouts_per_game, set.rollout_trials
