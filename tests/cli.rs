@@ -297,6 +297,53 @@ fn rollout_ranks_candidates_with_standard_errors() {
 }
 
 #[test]
+fn a_cubeless_rollout_decides_the_cube_on_its_probabilities() {
+    use kotra::backgammon::Position;
+    use kotra::notation::position_id;
+    let side = |points: &[(usize, u8)]| {
+        let mut s = [0u8; 25];
+        for &(point, n) in points {
+            s[point - 1] = n;
+        }
+        s
+    };
+    let rolled = |mover: &[(usize, u8)], opponent: &[(usize, u8)]| {
+        let pos = Position::from_sides(&side(mover), &side(opponent)).unwrap();
+        let id = position_id::encode(&pos);
+        run_json(&["rollout", &id, "--trials", "36", "--json"])
+    };
+    // Two checkers on the 1-point: the roller is off with any roll. With
+    // the other side's fifteen still on its 6-point that is a gammon,
+    // too good to double; with two of them off, a single win to cash.
+    let gammon = rolled(&[(1, 2)], &[(6, 15)]);
+    assert_eq!(gammon["probs"][1]["mean"], 1.0, "{gammon}");
+    assert_eq!(gammon["cube"]["action"], "too good/pass", "{gammon}");
+    assert_eq!(gammon["cube"]["no_double"], 2.0, "{gammon}");
+    let single = rolled(&[(1, 2)], &[(6, 13)]);
+    assert_eq!(single["probs"][1]["mean"], 0.0, "{single}");
+    assert_eq!(single["cube"]["action"], "double/pass", "{single}");
+    assert_eq!(single["cube"]["take"], "pass", "{single}");
+    // The opening position is no double, and the decision is the
+    // rollout's: another seed, other probabilities, other equities.
+    let opening = |seed| {
+        run_json(&[
+            "rollout",
+            "4HPwATDgc/ABMA",
+            "--trials",
+            "36",
+            "--truncate",
+            "4",
+            "--seed",
+            seed,
+            "--json",
+        ])
+    };
+    let (a, b) = (opening("1"), opening("2"));
+    assert_eq!(a["cube"]["action"], "no double", "{a}");
+    assert_ne!(a["cube"]["no_double"], b["cube"]["no_double"], "{a} {b}");
+}
+
+#[test]
 fn analyze_in_a_match_speaks_match_winning_chances() {
     // 7-point match, X leads 3-2, X to roll before the opening position.
     let xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:2:0:7:10";

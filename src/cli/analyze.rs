@@ -3,7 +3,7 @@
 //! without dice, the cube decision before the roll.
 
 use crate::backgammon::{MoveList, Setup, legal_moves};
-use crate::cube::{CubeState, Stakes};
+use crate::cube::{CubeDecision, CubeState, Stakes};
 use crate::eval::{Evaluator, Probs, model_or_shipped};
 use crate::notation::{ascii, move_text, position_id};
 use crate::search::{SearchSettings, Searcher};
@@ -110,13 +110,7 @@ fn cube(setup: &Setup, searcher: &Searcher, ply: u8, json: bool) -> anyhow::Resu
             "{}",
             serde_json::json!({
                 "ply": ply,
-                "cube": {
-                    "no_double": round(d.no_double),
-                    "double_take": round(d.double_take),
-                    "double_pass": round(d.double_pass),
-                    "action": d.action.to_string(),
-                    "take": d.take.to_string(),
-                },
+                "cube": cube_json(d),
                 "cubeless_equity": round(analysis.probs.equity()),
                 "probs": analysis.probs.0.map(round),
                 "mwc": (!state.is_money()).then(|| round(state.denormalise(d.optimal()))),
@@ -131,6 +125,24 @@ fn cube(setup: &Setup, searcher: &Searcher, ply: u8, json: bool) -> anyhow::Resu
         analysis.probs.equity(),
         probs_line(&analysis.probs)
     );
+    print_cube_decision(d, &state);
+    Ok(())
+}
+
+/// The `"cube"` object of `--json` output.
+pub(super) fn cube_json(d: &CubeDecision) -> serde_json::Value {
+    serde_json::json!({
+        "no_double": round(d.no_double),
+        "double_take": round(d.double_take),
+        "double_pass": round(d.double_pass),
+        "action": d.action.to_string(),
+        "take": d.take.to_string(),
+    })
+}
+
+/// The three equities of a cube decision, each against the best, and the
+/// proper action.
+pub(super) fn print_cube_decision(d: &CubeDecision, state: &CubeState) {
     let best = d.optimal();
     for (name, v) in [
         ("No double", d.no_double),
@@ -159,7 +171,6 @@ fn cube(setup: &Setup, searcher: &Searcher, ply: u8, json: bool) -> anyhow::Resu
         "Proper cube action: {}; the opponent should {}.",
         d.action, d.take
     );
-    Ok(())
 }
 
 /// The "diff" column of a ranking: empty for the best, signed otherwise.
