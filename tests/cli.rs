@@ -258,6 +258,16 @@ fn bad_input_gets_one_line_and_exit_2() {
     );
 }
 
+/// A short rollout of the opening position before the roll.
+const OPENING_ROLLOUT: [&str; 6] = [
+    "rollout",
+    "4HPwATDgc/ABMA",
+    "--trials",
+    "36",
+    "--truncate",
+    "4",
+];
+
 #[test]
 fn rollout_ranks_candidates_with_standard_errors() {
     let args = [
@@ -283,16 +293,7 @@ fn rollout_ranks_candidates_with_standard_errors() {
     );
     // The same seed gives the same numbers.
     assert_eq!(v, run_json(&args));
-    let cube = run_json(&[
-        "rollout",
-        "4HPwATDgc/ABMA",
-        "--trials",
-        "36",
-        "--truncate",
-        "4",
-        "--cubeful",
-        "--json",
-    ]);
+    let cube = run_json(&[OPENING_ROLLOUT.as_slice(), &["--cubeful", "--json"]].concat());
     assert_eq!(cube["cube"]["action"], "no double", "{cube}");
 }
 
@@ -325,19 +326,8 @@ fn a_cubeless_rollout_decides_the_cube_on_its_probabilities() {
     assert_eq!(single["cube"]["take"], "pass", "{single}");
     // The opening position is no double, and the decision is the
     // rollout's: another seed, other probabilities, other equities.
-    let opening = |seed| {
-        run_json(&[
-            "rollout",
-            "4HPwATDgc/ABMA",
-            "--trials",
-            "36",
-            "--truncate",
-            "4",
-            "--seed",
-            seed,
-            "--json",
-        ])
-    };
+    let opening =
+        |seed| run_json(&[OPENING_ROLLOUT.as_slice(), &["--seed", seed, "--json"]].concat());
     let (a, b) = (opening("1"), opening("2"));
     assert_eq!(a["cube"]["action"], "no double", "{a}");
     assert_ne!(a["cube"]["no_double"], b["cube"]["no_double"], "{a} {b}");
