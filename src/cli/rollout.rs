@@ -206,7 +206,7 @@ fn position(
     // Without the cube in the trials, the cube decision is the cube
     // model's on the rolled-out probabilities, as `analyze` takes it from
     // the network's: on the dev cube set our 1,296-trial rollouts' give
-    // 3.94 mp against the static network's 7.40 (training/README.md,
+    // 3.93 mp against the static network's 7.40 (training/README.md,
     // "Back games by rollouts").
     let from_probs = decision.is_none().then(|| {
         let probs = Probs(result.probs.map(|e| e.mean as f32)).consistent();

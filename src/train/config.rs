@@ -217,7 +217,7 @@ impl Default for TrainConfig {
 /// reduction, and count `rollout_weight` times as the main set's rolled-out
 /// positions do; its chunks are in `rollouts-S-T-K[-plan]/`. Rollouts see
 /// a game's end, past what any search of the teacher sees: fed to our cube
-/// model, the shipped network's own 1,296-trial rollouts err 3.94 mp on the
+/// model, the shipped network's own 1,296-trial rollouts err 3.93 mp on the
 /// dev cube set where its static values err 7.40, and a rollout set is
 /// how a bank of them is built (training/README.md, "Back games by
 /// rollouts").
