@@ -92,7 +92,7 @@ pub fn run(
     Ok(())
 }
 
-fn unit(state: &CubeState) -> &'static str {
+pub(super) fn unit(state: &CubeState) -> &'static str {
     match state.stakes {
         Stakes::Money { .. } => "cubeful money equity per unit of the cube",
         Stakes::Match { .. } => "cubeful match equity, money-normalised",

@@ -265,7 +265,10 @@ fn position(
         );
     }
     if let Some(d) = &from_probs {
-        println!("Cube decision from the rolled-out probabilities (cube model):");
+        println!(
+            "Cube decision from the rolled-out probabilities (cube model; {}):",
+            super::analyze::unit(state)
+        );
         super::analyze::print_cube_decision(d, state);
     }
     Ok(())
