@@ -98,6 +98,7 @@ mod tests {
             rollout_trials: 0,
             rollouts_per_game: 1,
             plan: None,
+            rollout_window: None,
         };
         assert_eq!(extra_sets_said(&[]), "");
         assert_eq!(

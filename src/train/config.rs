@@ -215,7 +215,9 @@ impl Default for TrainConfig {
 /// teacher at 0-ply, `rollouts_per_game` K contact positions (of game plan
 /// `plan` alone, when given) are rolled out T times at 0-ply with variance
 /// reduction, and count `rollout_weight` times as the main set's rolled-out
-/// positions do; its chunks are in `rollouts-S-T-K[-plan]/`. Rollouts see
+/// positions do; with `rollout_window: [lo, hi]` only positions whose side
+/// on roll the teacher gives a win chance from lo to hi are chosen. Its
+/// chunks are in `rollouts-S-T-K[-plan][-wLO-HI]/`. Rollouts see
 /// a game's end, past what any search of the teacher sees: fed to our cube
 /// model, the shipped network's own 1,296-trial rollouts err 3.93 mp on the
 /// dev cube set where its static values err 7.40, and a rollout set is
@@ -241,6 +243,8 @@ pub struct ExtraSet {
     pub rollouts_per_game: u32,
     #[serde(default)]
     pub plan: Option<crate::eval::game_plan::GamePlan>,
+    #[serde(default)]
+    pub rollout_window: Option<[f32; 2]>,
 }
 
 fn one() -> u32 {
@@ -266,6 +270,7 @@ impl ExtraSet {
             per_game: self.rollouts_per_game,
             hard_weight: 1.0,
             plan: self.plan,
+            window: self.rollout_window,
             policy: super::selfplay::MovePolicy::greedy(),
         })
     }
@@ -276,8 +281,11 @@ impl ExtraSet {
             let plan = self
                 .plan
                 .map_or(String::new(), |p| format!("-{}", p.name()));
+            let window = self
+                .rollout_window
+                .map_or(String::new(), |[lo, hi]| format!("-w{lo}-{hi}"));
             return format!(
-                "rollouts-{}-{}-{}{plan}",
+                "rollouts-{}-{}-{}{plan}{window}",
                 self.seed, self.rollout_trials, self.rollouts_per_game
             );
         }
@@ -496,18 +504,22 @@ impl TrainConfig {
                     || set.race_only
                     || set.rollouts_per_game == 0
                     || set.plan == Some(crate::eval::game_plan::GamePlan::Race)
+                    || set
+                        .rollout_window
+                        .is_some_and(|[lo, hi]| !(0.0 <= lo && lo < hi && hi <= 1.0))
                     || !trains_contact
                 {
                     return Err(ConfigError::Invalid(format!(
-                        "extra_sets[{i}]: a rollout set (rollout_trials) has target_ply 0, no target_prune or race_only, rollouts_per_game 1 or more, a contact plan, and a distillation that trains the contact network"
+                        "extra_sets[{i}]: a rollout set (rollout_trials) has target_ply 0, no target_prune or race_only, rollouts_per_game 1 or more, a contact plan, a rollout_window [lo, hi] with 0 <= lo < hi <= 1, and a distillation that trains the contact network"
                     )));
                 }
             } else if !(1..=2).contains(&set.target_ply)
                 || set.rollouts_per_game != 1
                 || set.plan.is_some()
+                || set.rollout_window.is_some()
             {
                 return Err(ConfigError::Invalid(format!(
-                    "extra_sets[{i}]: target_ply is 1 or 2 (0 only with rollout_trials, which rollouts_per_game and plan need)"
+                    "extra_sets[{i}]: target_ply is 1 or 2 (0 only with rollout_trials, which rollouts_per_game, plan and rollout_window need)"
                 )));
             }
             if self.extra_sets[..i]

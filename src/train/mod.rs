@@ -177,8 +177,11 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 };
                 let valued = if set.rollout_trials > 0 {
                     let plan = set.plan.map_or(String::new(), |p| format!(" {}", p.name()));
+                    let window = set.rollout_window.map_or(String::new(), |[lo, hi]| {
+                        format!(" with a win chance from {lo} to {hi}")
+                    });
                     format!(
-                        ": {}{plan} positions a game rolled out ({} trials)",
+                        ": {}{plan} positions a game{window} rolled out ({} trials)",
                         set.rollouts_per_game, set.rollout_trials
                     )
                 } else {
@@ -254,6 +257,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 per_game: cfg.rollouts_per_game,
                 hard_weight: cfg.hard_plan_weight,
                 plan: None,
+                window: None,
                 policy,
             };
             rollout_targets::play_games(&eval, games, step_seed, &how)

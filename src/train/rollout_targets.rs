@@ -29,6 +29,10 @@ pub struct RolloutTargets {
     /// Only positions of this plan are chosen (a game without one gives
     /// none).
     pub plan: Option<GamePlan>,
+    /// Only positions whose side on roll the network gives a win chance in
+    /// `[lo, hi]`: the doubling window, where the cube's decisions rest on
+    /// the probabilities.
+    pub window: Option<[f32; 2]>,
     /// How the games that supply the positions are played.
     pub policy: MovePolicy,
 }
@@ -45,7 +49,7 @@ pub fn play_games(eval: &Evaluator, games: u64, seed: u64, how: &RolloutTargets)
             // The positions are what is wanted; the game's own λ-returns
             // are replaced by rollouts below.
             let samples = play_game(eval, &mut rng, 1.0, how.policy);
-            choose(&samples, how, &mut rng)
+            choose(eval, &samples, how, &mut rng)
                 .into_iter()
                 .enumerate()
                 .map(|(k, s)| (s, splitmix(game_seed ^ (k as u64 + 1))))
@@ -66,11 +70,20 @@ pub fn play_games(eval: &Evaluator, games: u64, seed: u64, how: &RolloutTargets)
 /// Up to `per_game` contact positions of one game, drawn without
 /// replacement with weight `hard_weight` for hard game plans and 1 for
 /// the rest.
-fn choose(samples: &[Sample], how: &RolloutTargets, rng: &mut SmallRng) -> Vec<Sample> {
+fn choose(
+    eval: &Evaluator,
+    samples: &[Sample],
+    how: &RolloutTargets,
+    rng: &mut SmallRng,
+) -> Vec<Sample> {
     let pool: Vec<&Sample> = samples
         .iter()
         .filter(|s| {
-            s.kind != NetKind::Race && how.plan.is_none_or(|p| GamePlan::of(&s.position) == p)
+            s.kind != NetKind::Race
+                && how.plan.is_none_or(|p| GamePlan::of(&s.position) == p)
+                && how
+                    .window
+                    .is_none_or(|[lo, hi]| (lo..=hi).contains(&eval.probs(&s.position).win()))
         })
         .collect();
     let weight = |s: &&Sample| {
@@ -139,6 +152,7 @@ mod tests {
             per_game: 2,
             hard_weight: 1.0,
             plan: Some(GamePlan::BackGame),
+            window: None,
             policy: MovePolicy {
                 exploration: 0.0,
                 noise: 0.1,
@@ -157,6 +171,22 @@ mod tests {
                 .any(|s| GamePlan::of(&s.position) != GamePlan::BackGame),
             "without a plan the other positions are chosen too"
         );
+        let window = [0.55, 0.9];
+        let windowed = play_games(
+            &eval,
+            12,
+            3,
+            &RolloutTargets {
+                plan: None,
+                window: Some(window),
+                ..how
+            },
+        );
+        assert!(!windowed.is_empty());
+        assert!(windowed.iter().all(|s| {
+            let win = eval.probs(&s.position).win();
+            (window[0]..=window[1]).contains(&win)
+        }));
     }
 
     #[test]
@@ -167,6 +197,7 @@ mod tests {
             per_game: 3,
             hard_weight: 4.0,
             plan: None,
+            window: None,
             policy: MovePolicy {
                 exploration: 0.1,
                 noise: 0.0,

@@ -385,7 +385,7 @@ mod tests {
         let cfg = parse(
             r#"{"distill_teacher": "t.net", "target_ply": 2, "extra_sets": [
                 {"seed": 35, "games": 500, "target_ply": 0, "rollout_trials": 144, "plan": "back_game"},
-                {"seed": 36, "games": 500, "target_ply": 0, "rollout_trials": 36, "rollouts_per_game": 2},
+                {"seed": 36, "games": 500, "target_ply": 0, "rollout_trials": 36, "rollouts_per_game": 2, "rollout_window": [0.5, 0.9]},
                 {"seed": 36, "games": 500, "target_ply": 1}]}"#,
         );
         cfg.validate().unwrap();
@@ -394,7 +394,7 @@ mod tests {
             folders,
             [
                 "rollouts-35-144-1-back_game",
-                "rollouts-36-36-2",
+                "rollouts-36-36-2-w0.5-0.9",
                 "positions-36-1-0"
             ]
         );
@@ -416,6 +416,8 @@ mod tests {
             r#"{"seed": 1, "games": 5, "target_ply": 1, "plan": "back_game"}"#,
             r#"{"seed": 1, "games": 5, "target_ply": 1, "rollouts_per_game": 3}"#,
             r#"{"seed": 1, "games": 5, "target_ply": 0}"#,
+            r#"{"seed": 1, "games": 5, "target_ply": 0, "rollout_trials": 36, "rollout_window": [0.9, 0.5]}"#,
+            r#"{"seed": 1, "games": 5, "target_ply": 1, "rollout_window": [0.5, 0.9]}"#,
         ];
         for set in refused {
             let cfg = parse(&format!(
