@@ -247,6 +247,27 @@ pub struct ExtraSet {
     pub rollout_window: Option<[f32; 2]>,
 }
 
+/// A win-chance window `[lo, hi]` of the side on roll (the doubling
+/// window of `contact_rollout_window` and a rollout set's
+/// `rollout_window`): when it is one, its cache folders' suffix, and
+/// whether a win chance lies in it, in one place.
+pub(crate) mod win_window {
+    /// Whether `[lo, hi]` is a window: 0 <= lo < hi <= 1.
+    pub fn is_valid([lo, hi]: [f32; 2]) -> bool {
+        0.0 <= lo && lo < hi && hi <= 1.0
+    }
+
+    /// `-wLO-HI`, or nothing without a window.
+    pub fn suffix(window: Option<[f32; 2]>) -> String {
+        window.map_or(String::new(), |[lo, hi]| format!("-w{lo}-{hi}"))
+    }
+
+    /// Whether `win` lies in the window (always, without one).
+    pub fn contains(window: Option<[f32; 2]>, win: f32) -> bool {
+        window.is_none_or(|[lo, hi]| (lo..=hi).contains(&win))
+    }
+}
+
 fn one() -> u32 {
     1
 }
@@ -281,9 +302,7 @@ impl ExtraSet {
             let plan = self
                 .plan
                 .map_or(String::new(), |p| format!("-{}", p.name()));
-            let window = self
-                .rollout_window
-                .map_or(String::new(), |[lo, hi]| format!("-w{lo}-{hi}"));
+            let window = win_window::suffix(self.rollout_window);
             return format!(
                 "rollouts-{}-{}-{}{plan}{window}",
                 self.seed, self.rollout_trials, self.rollouts_per_game
@@ -462,8 +481,8 @@ impl TrainConfig {
                 "contact_rollout_trials and contact_rollouts_per_chunk go together, in a distillation whose distill_nets trains the contact network".into(),
             ));
         }
-        if let Some([lo, hi]) = self.contact_rollout_window
-            && !(self.contact_rollout_trials > 0 && 0.0 <= lo && lo < hi && hi <= 1.0)
+        if let Some(window) = self.contact_rollout_window
+            && !(self.contact_rollout_trials > 0 && win_window::is_valid(window))
         {
             return Err(ConfigError::Invalid(
                 "contact_rollout_window is [lo, hi] with 0 <= lo < hi <= 1, for contact rollouts"
@@ -504,9 +523,7 @@ impl TrainConfig {
                     || set.race_only
                     || set.rollouts_per_game == 0
                     || set.plan == Some(crate::eval::game_plan::GamePlan::Race)
-                    || set
-                        .rollout_window
-                        .is_some_and(|[lo, hi]| !(0.0 <= lo && lo < hi && hi <= 1.0))
+                    || set.rollout_window.is_some_and(|w| !win_window::is_valid(w))
                     || !trains_contact
                 {
                     return Err(ConfigError::Invalid(format!(

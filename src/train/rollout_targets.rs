@@ -6,6 +6,7 @@
 //! same network a move later, cannot: a back game's fate is decided dozens
 //! of moves on.
 
+use super::config::win_window;
 use super::selfplay::{MovePolicy, Sample, play_game};
 use crate::eval::game_plan::GamePlan;
 use crate::eval::{Evaluator, NetKind, Probs};
@@ -81,9 +82,8 @@ fn choose(
         .filter(|s| {
             s.kind != NetKind::Race
                 && how.plan.is_none_or(|p| GamePlan::of(&s.position) == p)
-                && how
-                    .window
-                    .is_none_or(|[lo, hi]| (lo..=hi).contains(&eval.probs(&s.position).win()))
+                && (how.window.is_none()
+                    || win_window::contains(how.window, eval.probs(&s.position).win()))
         })
         .collect();
     let weight = |s: &&Sample| {

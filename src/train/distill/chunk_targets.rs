@@ -5,6 +5,7 @@
 use super::chunk_file::{create_dir, read_chunk, write_chunk};
 use crate::eval::{Evaluator, NetKind};
 use crate::players::duel::splitmix;
+use crate::train::config::win_window;
 use crate::train::selfplay::Sample;
 use crate::train::{RolloutPick, TrainError};
 use rand::SeedableRng;
@@ -55,7 +56,7 @@ pub(super) fn with_contact_rollouts(
     let picked: Vec<Sample> = chosen.iter().map(|&i| chunk[i]).collect();
     // Another window or another way of picking chooses other positions:
     // another cache.
-    let mut drawn_from = window.map_or(String::new(), |[lo, hi]| format!("-w{lo}-{hi}"));
+    let mut drawn_from = win_window::suffix(window);
     if cfg.contact_rollout_pick == RolloutPick::Disagreement {
         drawn_from += "-disagreement";
     }
@@ -150,9 +151,10 @@ fn draw_contact(
 /// The indices of `chunk`'s contact positions whose target gives the side
 /// on roll a win chance in `window` (all of them without one).
 fn eligible_contact(chunk: &[Sample], window: Option<[f32; 2]>) -> Vec<usize> {
-    let in_window = |s: &Sample| window.is_none_or(|[lo, hi]| (lo..=hi).contains(&s.target.win()));
     (0..chunk.len())
-        .filter(|&i| chunk[i].kind != NetKind::Race && in_window(&chunk[i]))
+        .filter(|&i| {
+            chunk[i].kind != NetKind::Race && win_window::contains(window, chunk[i].target.win())
+        })
         .collect()
 }
 
