@@ -11,8 +11,9 @@ works too, each position before its roll). Each record of OUT:
 `{"id", "position_id", "label", "trials", "probs": [win, win gammon,
 win backgammon, lose gammon, lose backgammon], "equity", "se", "label_equity"}`
 for the side on roll, `label_equity` being the set's cubeless 2-ply value
-where it has one. Positions already in OUT are skipped, so a killed run
-resumes. At the end a table by label compares the rollouts with the
+where it has one. OUT is rewritten atomically after every batch (8
+positions a job) and positions already in it are skipped, so a killed
+run loses one batch at most and resumes. At the end a table by label compares the rollouts with the
 labels.
 
 gnubg 1.07 prints a rollout's result only when its standard output is a
@@ -51,6 +52,7 @@ else:
     import argparse
     import json
     import re
+    import shutil
     import statistics
     import subprocess
     import tempfile
@@ -72,6 +74,36 @@ else:
                 v = [float(x) for x in m.groups()]
                 found[pid] = (v[:5], v[5], v[6])
         return found
+
+    # Positions per gnubg job between two writes of OUT: a killed run loses at most one batch.
+    BATCH_PER_JOB = 8
+
+    def roll_out(pids, a):
+        """Rolls out `pids` in `a.jobs` gnubg processes; position id -> (probs, equity, se)."""
+        results = {}
+        with tempfile.TemporaryDirectory() as tmp:
+            procs = []
+            for j in range(min(a.jobs, len(pids))):
+                lst = os.path.join(tmp, "positions-%d" % j)
+                with open(lst, "w") as f:
+                    f.write("\n".join(pids[j::a.jobs]) + "\n")
+                log = os.path.join(tmp, "transcript-%d" % j)
+                env = dict(os.environ, GNUBG_ROLLOUT_POSITIONS=lst,
+                           GNUBG_ROLLOUT_TRIALS=str(a.trials), GNUBG_ROLLOUT_SEED=str(a.seed))
+                inner = "%s -t -q -r -p %s" % (a.gnubg, os.path.abspath(__file__))
+                procs.append((subprocess.Popen(["script", "-q", "-c", inner, log], env=env,
+                                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL), log))
+            for p, log in procs:
+                p.wait()
+                results.update(parse_transcript(open(log, errors="replace").read()))
+        return results
+
+    def write_atomically(path, recs):
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            for rec in recs:
+                f.write(json.dumps(rec) + "\n")
+        os.replace(tmp, path)
 
     def main():
         ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -98,41 +130,34 @@ else:
             records = records[:a.limit]
         done = {}
         if os.path.exists(a.out):
-            for line in open(a.out):
-                if line.strip():
-                    r = json.loads(line)
-                    done[r["id"]] = r
+            try:
+                for line in open(a.out):
+                    if line.strip():
+                        r = json.loads(line)
+                        done[r["id"]] = r
+            except (OSError, ValueError, KeyError) as e:
+                sys.exit("gnubg_rollout: cannot read %s to resume it: %s" % (a.out, e))
         todo = [r for r in records if r["id"] not in done]
+        for tool in (a.gnubg, "script"):
+            if shutil.which(tool) is None:
+                sys.exit("gnubg_rollout: %s not found (gnubg: apt-get install gnubg; script: util-linux)" % tool)
         # Several records may share a position; roll each position out once.
         pids = list(dict.fromkeys(r["position_id"] for r in todo))
-        results = {}
-        if pids:
-            with tempfile.TemporaryDirectory() as tmp:
-                procs = []
-                for j in range(min(a.jobs, len(pids))):
-                    lst = os.path.join(tmp, "positions-%d" % j)
-                    with open(lst, "w") as f:
-                        f.write("\n".join(pids[j::a.jobs]) + "\n")
-                    log = os.path.join(tmp, "transcript-%d" % j)
-                    env = dict(os.environ, GNUBG_ROLLOUT_POSITIONS=lst,
-                               GNUBG_ROLLOUT_TRIALS=str(a.trials), GNUBG_ROLLOUT_SEED=str(a.seed))
-                    inner = "%s -t -q -r -p %s" % (a.gnubg, os.path.abspath(__file__))
-                    procs.append((subprocess.Popen(["script", "-q", "-c", inner, log], env=env,
-                                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL), log))
-                for p, log in procs:
-                    p.wait()
-                    results.update(parse_transcript(open(log, errors="replace").read()))
-        with open(a.out, "a") as out:
+        batch = a.jobs * BATCH_PER_JOB
+        for start in range(0, len(pids), batch):
+            results = roll_out(pids[start:start + batch], a)
             for r in todo:
-                if r["position_id"] not in results:
-                    print("gnubg_rollout: no result for %s" % r["id"], file=sys.stderr)
-                    continue
-                probs, eq, se = results[r["position_id"]]
-                rec = {"id": r["id"], "position_id": r["position_id"], "label": r.get("label"),
-                       "trials": a.trials, "probs": probs, "equity": eq, "se": se,
-                       "label_equity": r.get("cubeless_equity")}
-                out.write(json.dumps(rec) + "\n")
-                done[r["id"]] = rec
+                if r["position_id"] in results and r["id"] not in done:
+                    probs, eq, se = results[r["position_id"]]
+                    done[r["id"]] = {"id": r["id"], "position_id": r["position_id"], "label": r.get("label"),
+                                     "trials": a.trials, "probs": probs, "equity": eq, "se": se,
+                                     "label_equity": r.get("cubeless_equity")}
+            write_atomically(a.out, done.values())
+            print("gnubg_rollout: %d of %d positions rolled out" % (min(start + batch, len(pids)), len(pids)),
+                  file=sys.stderr)
+        for r in todo:
+            if r["id"] not in done:
+                print("gnubg_rollout: no result for %s" % r["id"], file=sys.stderr)
         summary([done[r["id"]] for r in records if r["id"] in done])
 
     def summary(recs):
