@@ -262,9 +262,10 @@ pub(crate) mod win_window {
         window.map_or(String::new(), |[lo, hi]| format!("-w{lo}-{hi}"))
     }
 
-    /// Whether `win` lies in the window (always, without one).
-    pub fn contains(window: Option<[f32; 2]>, win: f32) -> bool {
-        window.is_none_or(|[lo, hi]| (lo..=hi).contains(&win))
+    /// Whether `win` lies in the window. Callers without a window skip
+    /// the test (`is_none_or`), so they need not compute `win` at all.
+    pub fn contains([lo, hi]: [f32; 2], win: f32) -> bool {
+        (lo..=hi).contains(&win)
     }
 }
 

@@ -82,8 +82,9 @@ fn choose(
         .filter(|s| {
             s.kind != NetKind::Race
                 && how.plan.is_none_or(|p| GamePlan::of(&s.position) == p)
-                && (how.window.is_none()
-                    || win_window::contains(how.window, eval.probs(&s.position).win()))
+                && how
+                    .window
+                    .is_none_or(|w| win_window::contains(w, eval.probs(&s.position).win()))
         })
         .collect();
     let weight = |s: &&Sample| {

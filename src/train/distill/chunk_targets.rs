@@ -153,7 +153,8 @@ fn draw_contact(
 fn eligible_contact(chunk: &[Sample], window: Option<[f32; 2]>) -> Vec<usize> {
     (0..chunk.len())
         .filter(|&i| {
-            chunk[i].kind != NetKind::Race && win_window::contains(window, chunk[i].target.win())
+            chunk[i].kind != NetKind::Race
+                && window.is_none_or(|w| win_window::contains(w, chunk[i].target.win()))
         })
         .collect()
 }
