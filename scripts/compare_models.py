@@ -75,7 +75,7 @@ def cubeless_gaps(args, model, rows):
     """|our 0-ply cubeless equity - gnubg's 2-ply| for each dev cube position."""
     gaps = {}
     for rec in rows:
-        run = subprocess.run([args.bin, "analyze", rec["gnubg_id"], "--model", model, "--json"],
+        run = subprocess.run([args.bin, "analyze", rec["gnubg_id"], "--model", model, "--ply", "0", "--json"],
                              capture_output=True, text=True)
         if run.returncode != 0:
             sys.exit("compare_models: kotra-ai analyze failed on %s: %s"

@@ -75,6 +75,7 @@ fn moves_take_xgid_and_its_dice() {
 #[test]
 fn analyze_ranks_moves_with_the_shipped_network() {
     let v = run_json(&["analyze", "4HPwATDgc/ABMA", "--dice", "31", "--json"]);
+    assert_eq!(v["ply"], 2, "world class unless --ply says otherwise");
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 16);
     assert_eq!(moves[0]["move"], "8/5 6/5", "{v}");
@@ -112,6 +113,7 @@ fn analyze_ranks_moves_with_the_shipped_network() {
     );
     // Without dice: the cube decision. The opening position is no double, take.
     let v = run_json(&["analyze", "4HPwATDgc/ABMA", "--json"]);
+    assert_eq!(v["ply"], 2);
     let cube = &v["cube"];
     assert_eq!(cube["action"], "no double", "{v}");
     assert_eq!(cube["take"], "take", "{v}");

@@ -67,6 +67,7 @@ fn analyze_ranks_turns_and_shows_win_type_chances() {
         ICE,
         &["analyze", "start", "--dice", "35", "--json"],
     )));
+    assert_eq!(v["ply"], 1, "1-ply unless --ply says otherwise");
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 2);
     let chances = moves[0]["chances"].as_object().unwrap();
@@ -87,6 +88,7 @@ fn analyze_ranks_turns_and_shows_win_type_chances() {
     assert_eq!(v["moves"][0]["equity"].as_f64().unwrap(), 13.0);
 
     let v = json(&args(&with(HOUSE, &["analyze", "start", "--json"])));
+    assert_eq!(v["ply"], 1);
     let p = v["chances"]["win"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&p));
     let v = json(&args(&with(

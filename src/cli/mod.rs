@@ -84,9 +84,10 @@ pub enum Command {
         /// The roll, e.g. 31 (defaults to the dice in the Match ID / XGID).
         #[arg(long)]
         dice: Option<String>,
-        /// Search depth as gnubg counts it (0 = the network alone).
-        #[arg(long, default_value_t = 0)]
-        ply: u8,
+        /// Search depth as gnubg counts it (0 = the network alone; default
+        /// 2, gnubg's world class, for backgammon, 1 for the other games).
+        #[arg(long)]
+        ply: Option<u8>,
         /// Another model file instead of the shipped network.
         #[arg(long)]
         model: Option<std::path::PathBuf>,
@@ -230,7 +231,13 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
             ply,
             model,
             json,
-        } => analyze::run(&position, dice.as_deref(), ply, model.as_deref(), json),
+        } => analyze::run(
+            &position,
+            dice.as_deref(),
+            ply.unwrap_or(analyze::DEFAULT_PLY),
+            model.as_deref(),
+            json,
+        ),
         Command::Moves {
             position,
             dice,

@@ -14,6 +14,13 @@ use crate::train::variant::{GameTrainConfig, GameTrainer, checkpoint_path};
 use anyhow::{Context, bail};
 
 /// What the command line needs beyond [`Game`].
+/// `analyze`'s depth without `--ply`: the deepest that answers at once.
+/// These games' turns are many (Icehouse Kotra's opening roll has ~150,
+/// a doublet of Icelandic Kotra's middle game hundreds), so 2-ply took
+/// 72 s on Icehouse's opening and up to 4 s in Icelandic games, where
+/// 1-ply stays under a third of a second.
+const ANALYSIS_PLY: u8 = 1;
+
 pub trait CliGame: Game {
     fn parse(&self, text: &str) -> anyhow::Result<Self::State>;
     fn board(&self, state: &Self::State) -> String;
@@ -113,7 +120,7 @@ pub fn run<G: CliGame>(game: &G, command: Command) -> anyhow::Result<()> {
             game,
             &position,
             dice.as_deref(),
-            ply,
+            ply.unwrap_or(ANALYSIS_PLY),
             model.as_deref(),
             json,
         ),
