@@ -18,7 +18,9 @@ use anyhow::{Context, bail};
 /// These games' turns are many (Icehouse Kotra's opening roll has ~150,
 /// a doublet of Icelandic Kotra's middle game hundreds), so 2-ply took
 /// 72 s on Icehouse's opening and up to 4 s in Icelandic games, where
-/// 1-ply stays under a third of a second.
+/// 1-ply stays under a third of a second. And 1-ply is worth it: against
+/// the same network at 0-ply it wins +2.87 ± 0.60 points a game in
+/// Icelandic Kotra (400 games) and +0.36 ± 0.06 in Icehouse Kotra (200).
 const ANALYSIS_PLY: u8 = 1;
 
 pub trait CliGame: Game {
