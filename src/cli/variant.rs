@@ -13,7 +13,6 @@ use crate::search::variant::{outputs, turn_values};
 use crate::train::variant::{GameTrainConfig, GameTrainer, checkpoint_path};
 use anyhow::{Context, bail};
 
-/// What the command line needs beyond [`Game`].
 /// `analyze`'s depth without `--ply`: the deepest that answers at once.
 /// These games' turns are many (Icehouse Kotra's opening roll has ~150,
 /// a doublet of Icelandic Kotra's middle game hundreds), so 2-ply took
@@ -23,6 +22,7 @@ use anyhow::{Context, bail};
 /// Icelandic Kotra (400 games) and +0.36 ± 0.06 in Icehouse Kotra (200).
 const ANALYSIS_PLY: u8 = 1;
 
+/// What the command line needs beyond [`Game`].
 pub trait CliGame: Game {
     fn parse(&self, text: &str) -> anyhow::Result<Self::State>;
     fn board(&self, state: &Self::State) -> String;
