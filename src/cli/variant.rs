@@ -20,7 +20,10 @@ use anyhow::{Context, bail};
 /// 1-ply stays under a third of a second. And 1-ply is worth it: against
 /// the same network at 0-ply it wins +2.87 ± 0.60 points a game in
 /// Icelandic Kotra (400 games) and +0.36 ± 0.06 in Icehouse Kotra (200).
-const ANALYSIS_PLY: u8 = 1;
+const DEFAULT_PLY: u8 = 1;
+
+/// The deepest search `analyze --ply` accepts for these games.
+const MAX_PLY: u8 = 2;
 
 /// What the command line needs beyond [`Game`].
 pub trait CliGame: Game {
@@ -122,7 +125,7 @@ pub fn run<G: CliGame>(game: &G, command: Command) -> anyhow::Result<()> {
             game,
             &position,
             dice.as_deref(),
-            ply.unwrap_or(ANALYSIS_PLY),
+            ply.unwrap_or(DEFAULT_PLY),
             model.as_deref(),
             json,
         ),
@@ -245,8 +248,8 @@ fn analyze<G: CliGame>(
     model: Option<&std::path::Path>,
     json: bool,
 ) -> anyhow::Result<()> {
-    if ply > 2 {
-        bail!("--ply must be 0 to 2 for {}", game.name());
+    if ply > MAX_PLY {
+        bail!("--ply must be 0 to {MAX_PLY} for {}", game.name());
     }
     let s = game.parse(position)?;
     let net = model_arg(game, model)?.net;
