@@ -15,7 +15,7 @@ const LOG_EVERY: Duration = Duration::from_secs(60);
 /// indicatif draws nothing where stderr is not a terminal, and a training
 /// run left for hours under `nohup` would log nothing until it ends; there
 /// the bar's line is written as a plain line instead, at most once a
-/// minute ([`LogLines`]).
+/// minute (`LogLines`, below).
 pub fn bar(visible: bool, total: u64, template: &str) -> ProgressBar {
     if !visible {
         return ProgressBar::hidden();
