@@ -103,6 +103,10 @@ pub trait Game: Sync + Send {
     fn win_loss(&self, outputs: &[f32]) -> (f32, f32);
     /// Turns outputs for one side into outputs for the other.
     fn flip(&self, outputs: &mut [f32]);
+    /// Scales outputs so that [`Game::equity`] is linear in them (a game
+    /// whose equity divides by a sum of outputs normalises that sum), and
+    /// a search's averages of outputs carry the averages of its equities.
+    fn normalise(&self, _outputs: &mut [f32]) {}
     /// The outputs a finished game should have had, for the side that made
     /// the last turn.
     fn target(&self, end: &Ended, out: &mut [f32]);

@@ -161,6 +161,31 @@ fn four_player_search_reports_a_win_share() {
     // A pawn and a queen on two different squares of South's first row.
     assert_eq!(v["moves"].as_array().unwrap().len(), 56);
     assert!(v["maxn_choice"].as_u64().unwrap() < 56);
+    // Each after-position has the next seat (West, after South) to move.
+    for m in v["moves"].as_array().unwrap() {
+        let after = m["position"].as_str().unwrap();
+        assert!(after.ends_with("; W"), "{after}");
+    }
+    // Four-player analysis has no network and one search depth beyond
+    // the greedy one: --model and deeper --ply are refused, --ply 0 is
+    // the greedy choice.
+    let four_analyze = |rest: &[&str]| -> Vec<String> {
+        let head = [
+            "--game",
+            "icehouse-kotra",
+            "--players",
+            "4",
+            "analyze",
+            "start4",
+            "--dice",
+            "13",
+        ];
+        head.iter().chain(rest).map(|s| s.to_string()).collect()
+    };
+    one_line_error(&args(&four_analyze(&["--model", "Cargo.toml"])), "--model");
+    one_line_error(&args(&four_analyze(&["--ply", "2"])), "--ply");
+    let s = ok_stdout(&args(&four_analyze(&["--ply", "0"])));
+    assert_eq!(s.matches("<- greedy choice").count(), 1, "{s}");
 }
 
 #[test]

@@ -50,17 +50,18 @@ impl Dice {
 
 impl std::str::FromStr for Dice {
     type Err = DiceError;
-    /// Accepts "31", "3-1", "3 1" or "13".
+    /// Accepts "31", "3-1", "3 1", "3,1" or "13": two digits with at most
+    /// one separator between them ("-31" is refused, not read as 31).
     fn from_str(s: &str) -> Result<Dice, DiceError> {
-        let digits: Vec<u8> = s
-            .chars()
-            .filter(|c| !matches!(c, '-' | ' ' | ','))
-            .map(|c| c.to_digit(10).map(|d| d as u8).unwrap_or(0))
-            .collect();
-        match digits.as_slice() {
-            [a, b] => Dice::new(*a, *b).ok_or_else(|| DiceError::Malformed(s.to_string())),
-            _ => Err(DiceError::Malformed(s.to_string())),
-        }
+        let bad = || DiceError::Malformed(s.to_string());
+        let digit = |b: u8| b.is_ascii_digit().then(|| b - b'0');
+        let (a, b) = match *s.trim().as_bytes() {
+            [a, b] => (a, b),
+            [a, b'-' | b' ' | b',', b] => (a, b),
+            _ => return Err(bad()),
+        };
+        let (a, b) = digit(a).zip(digit(b)).ok_or_else(bad)?;
+        Dice::new(a, b).ok_or_else(bad)
     }
 }
 

@@ -74,3 +74,68 @@ impl MatchInfo {
         self.match_length == 0
     }
 }
+
+/// Why a setup is not a decision in a game in play.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum SetupStateError {
+    #[error("the game is over: {0} has borne off all 15 checkers")]
+    Finished(&'static str),
+    #[error("the game state is {0}, not a game in play")]
+    NotPlaying(&'static str),
+    #[error("a resignation is on offer; only positions in play are analysed")]
+    Resigned,
+    #[error("the Crawford flag is set in money play")]
+    CrawfordInMoney,
+    #[error(
+        "the Crawford flag is set at {0}-{1} in a {2}-point match: one player, and only one, must be 1-away"
+    )]
+    CrawfordScore(u32, u32, u32),
+    #[error("the cube has been turned or offered in the Crawford game, where nobody may double")]
+    CrawfordCube,
+    #[error("a double is pending but the player to take already owns the cube")]
+    DoubleAgainstOwner,
+}
+
+impl Setup {
+    /// Checks that the setup is a moment of a game in play that the rules
+    /// allow: the Match ID and XGID can spell finished games, resignations
+    /// and impossible cube or Crawford states, which no analysis should
+    /// answer with a number.
+    pub fn check_in_play(&self) -> Result<(), SetupStateError> {
+        use super::position::Side;
+        let info = &self.info;
+        match info.game_state {
+            1 => {}
+            0 => return Err(SetupStateError::NotPlaying("\"no game\"")),
+            2 => return Err(SetupStateError::NotPlaying("\"game over\"")),
+            3 => return Err(SetupStateError::NotPlaying("\"resigned\"")),
+            _ => return Err(SetupStateError::NotPlaying("\"ended by a dropped cube\"")),
+        }
+        if info.resigned != 0 {
+            return Err(SetupStateError::Resigned);
+        }
+        if self.position.on_board(Side::Mover) == 0 {
+            return Err(SetupStateError::Finished("the player on roll"));
+        }
+        if self.position.on_board(Side::Opponent) == 0 {
+            return Err(SetupStateError::Finished("the player not on roll"));
+        }
+        if info.crawford {
+            let len = info.match_length;
+            let [a, b] = info.score;
+            if len == 0 {
+                return Err(SetupStateError::CrawfordInMoney);
+            }
+            if (a + 1 == len) == (b + 1 == len) {
+                return Err(SetupStateError::CrawfordScore(a, b, len));
+            }
+            if info.cube_value != 1 || info.cube_owner != CubeOwner::Centered || info.doubled {
+                return Err(SetupStateError::CrawfordCube);
+            }
+        }
+        if info.doubled && info.cube_owner == CubeOwner::Player(info.turn) {
+            return Err(SetupStateError::DoubleAgainstOwner);
+        }
+        Ok(())
+    }
+}

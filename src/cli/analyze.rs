@@ -77,8 +77,13 @@ pub fn run(
         unit(&state)
     );
     println!(
-        "{:>4}  {:<26} {:>4} {:>7} {:>7}   win    wg    wbg |  lose    lg   lbg",
-        "", "move", "ply", "equity", "diff"
+        "{:>4}  {:<26} {:>4} {:>7} {:>7}   {}",
+        "",
+        "move",
+        "ply",
+        "equity",
+        "diff",
+        probs_header()
     );
     for (i, r) in ranked.iter().enumerate() {
         let mwc = if state.is_money() {
@@ -127,6 +132,7 @@ fn cube(setup: &Setup, searcher: &Searcher, ply: u8, json: bool) -> anyhow::Resu
     }
     print!("{}", ascii::render(setup));
     println!("Cube decision ({ply}-ply; {}):", unit(&state));
+    println!("{:27}{}", "", probs_header());
     println!(
         "  cubeless equity {:+.3}   {}",
         analysis.probs.equity(),
@@ -191,10 +197,21 @@ pub(super) fn diff_to_best(rank: usize, diff: f64) -> String {
 
 /// win, win gammon, win backgammon | lose, lose gammon, lose backgammon, in percent.
 pub(super) fn probs_line(p: &Probs) -> String {
-    let [w, wg, wbg, lg, lbg] = p.0.map(|v| v * 100.0);
+    // Held to [0, 100], and +0.0 added, so that float dust never prints as
+    // -0.1 or -0.0.
+    let pct = |v: f32| (v * 100.0).clamp(0.0, 100.0) + 0.0;
+    let [w, wg, wbg, lg, lbg] = p.0.map(pct);
     format!(
         "{w:5.1} {wg:5.1} {wbg:5.1} | {:5.1} {lg:5.1} {lbg:5.1}",
-        100.0 - w
+        (100.0 - w).clamp(0.0, 100.0) + 0.0
+    )
+}
+
+/// The column names over [`probs_line`].
+pub(super) fn probs_header() -> String {
+    format!(
+        "{:>5} {:>5} {:>5} | {:>5} {:>5} {:>5}",
+        "win", "wg", "wbg", "lose", "lg", "lbg"
     )
 }
 

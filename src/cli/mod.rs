@@ -43,6 +43,21 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The longest a bench measurement may be asked to run.
+const MAX_BENCH_SECONDS: f64 = 600.0;
+
+/// A measurement's duration: a finite number of seconds, more than 0 and
+/// at most [`MAX_BENCH_SECONDS`] (`inf` never ended, `nan` and 0 measured
+/// nothing).
+fn seconds_arg(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s <= MAX_BENCH_SECONDS => Ok(s),
+        _ => Err(format!(
+            "must be a number of seconds above 0 and at most {MAX_BENCH_SECONDS}"
+        )),
+    }
+}
+
 fn bonus_throws_arg(text: &str) -> Result<u8, String> {
     match text {
         "5" | "7" | "13" => Ok(text.parse().expect("a number")),
@@ -63,14 +78,16 @@ pub enum Command {
     /// Show a position: board, pip counts, who is on roll, cube and score.
     Show {
         /// `PositionID:MatchID`, a bare `PositionID`, or `XGID=...`.
+        #[arg(allow_hyphen_values = true)]
         position: String,
     },
     /// List every legal move of a roll.
     Moves {
         /// `PositionID:MatchID`, a bare `PositionID`, or `XGID=...`.
+        #[arg(allow_hyphen_values = true)]
         position: String,
         /// The roll, e.g. 31 (defaults to the dice in the Match ID / XGID).
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         dice: Option<String>,
         /// Print JSON: {"moves":[{"move":..,"position_id":..}]}.
         #[arg(long)]
@@ -80,13 +97,14 @@ pub enum Command {
     /// evaluate the position for the side on roll).
     Analyze {
         /// `PositionID:MatchID`, a bare `PositionID`, or `XGID=...`.
+        #[arg(allow_hyphen_values = true)]
         position: String,
         /// The roll, e.g. 31 (defaults to the dice in the Match ID / XGID).
-        #[arg(long)]
+        #[arg(long, allow_hyphen_values = true)]
         dice: Option<String>,
         /// Search depth as gnubg counts it (0 = the network alone; default
         /// 2, gnubg's world class, for backgammon, 1 for the other games).
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         ply: Option<u8>,
         /// Another model file instead of the shipped network.
         #[arg(long)]
@@ -107,9 +125,11 @@ pub enum Command {
         /// Player B.
         #[arg(long)]
         b: String,
-        #[arg(long, default_value_t = 1000)]
+        /// Games to play (rounded up to an even number: each dice sequence is played twice, sides swapped).
+        #[arg(long, default_value_t = 1000, allow_negative_numbers = true)]
         games: u64,
-        #[arg(long, default_value_t = 1)]
+        /// Seed of the dice; the result depends only on it.
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
         seed: u64,
         /// Print {"games":N,"ppg":x,"se":y}.
         #[arg(long)]
@@ -123,7 +143,8 @@ pub enum Command {
         /// Another model file instead of the shipped network.
         #[arg(long)]
         model: Option<std::path::PathBuf>,
-        #[arg(long, default_value_t = 0)]
+        /// Search depth as gnubg counts it (0 = the network alone; 0 to 2).
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         ply: u8,
         /// Print {"decisions":N,"ply":P,"mean_mp":x,"by_label":{..}}.
         #[arg(long)]
@@ -159,7 +180,7 @@ pub enum BenchCommand {
     /// Network evaluations and 0-ply move choices per second (shipped network).
     Eval {
         /// Seconds to spend on each measurement.
-        #[arg(long, default_value_t = 2.0)]
+        #[arg(long, default_value_t = 2.0, allow_negative_numbers = true, value_parser = seconds_arg)]
         seconds: f64,
         /// Another network to time (default: the shipped one).
         #[arg(long)]
@@ -171,14 +192,16 @@ pub enum BenchCommand {
         #[arg(long, default_value = "tests/data/dev-moves.jsonl")]
         set: std::path::PathBuf,
         /// How many decisions to time (spread over the set).
-        #[arg(long, default_value_t = 300)]
+        #[arg(long, default_value_t = 300, allow_negative_numbers = true)]
         positions: usize,
-        #[arg(long, default_value_t = 2)]
+        /// Search depth as gnubg counts it (0 to 3).
+        #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
         ply: u8,
     },
     /// Games per second in 0-ply rollouts of the opening position.
     Rollout {
-        #[arg(long, default_value_t = 1296)]
+        /// Trials of the rollout.
+        #[arg(long, default_value_t = 1296, allow_negative_numbers = true)]
         trials: u32,
     },
     /// Legal-move generation over contact and race positions × all 21 rolls.
@@ -187,7 +210,7 @@ pub enum BenchCommand {
         #[arg(long)]
         positions: Option<std::path::PathBuf>,
         /// Seconds to spend on each class.
-        #[arg(long, default_value_t = 2.0)]
+        #[arg(long, default_value_t = 2.0, allow_negative_numbers = true, value_parser = seconds_arg)]
         seconds: f64,
     },
 }
@@ -195,10 +218,24 @@ pub enum BenchCommand {
 /// Runs a parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> i32 {
     let four_ok = cli.game == GameName::IcehouseKotra && cli.players == 4;
+    let icelandic_flag = [
+        ("--little-master", cli.little_master),
+        ("--bonus-throws", cli.bonus_throws.is_some()),
+        ("--equalizing-throw", cli.equalizing_throw),
+    ]
+    .into_iter()
+    .find(|&(_, given)| given)
+    .map(|(flag, _)| flag);
     let result = match cli.game {
         _ if cli.players != 2 && !four_ok => Err(anyhow::anyhow!(
             "--players is 2 or 4, and 4 only for icehouse-kotra"
         )),
+        GameName::Backgammon | GameName::IcehouseKotra if icelandic_flag.is_some() => {
+            Err(anyhow::anyhow!(
+                "{} is an Icelandic Kotra rule: it needs --game icelandic-kotra",
+                icelandic_flag.unwrap_or_default()
+            ))
+        }
         GameName::Backgammon => run_backgammon(cli.command),
         GameName::IcelandicKotra => {
             let game = crate::icelandic::game::IcelandicKotra {
@@ -292,6 +329,48 @@ fn ubgi(model: Option<&std::path::Path>) -> anyhow::Result<()> {
     let stdin = std::io::stdin();
     crate::ubgi::Engine::new(&eval).run(stdin.lock(), std::io::stdout().lock())?;
     Ok(())
+}
+
+/// Prints a command-line parse error as one line on stderr (help and
+/// version go to stdout whole) and gives the exit code: clap's own report
+/// takes three to five lines, with a usage block, where every other bad
+/// input here gets one.
+pub fn report_parse_error(e: &clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+            EXIT_BAD_INPUT
+        } else {
+            0
+        };
+    }
+    eprintln!("kotra-ai: {} (see --help)", parse_error_line(e));
+    EXIT_BAD_INPUT
+}
+
+/// The first line of clap's report, without its `error: ` prefix and the
+/// terminal's styling.
+fn parse_error_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("bad command line");
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // "unexpected argument" carries its hint on the next lines: keep the
+    // tip when it names a real option.
+    if let Some(tip) = text.lines().map(str::trim).find(|l| l.starts_with("tip: ")) {
+        line.push_str("; ");
+        line.push_str(tip.trim_start_matches("tip: "));
+    }
+    line
 }
 
 /// Turns any panic into one line on stderr (no backtrace) and exits; a

@@ -14,26 +14,29 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct RolloutArgs {
     /// `PositionID:MatchID`, a bare `PositionID`, or `XGID=...`.
+    #[arg(allow_hyphen_values = true)]
     pub position: String,
     /// The roll whose moves to roll out (defaults to the dice in the ID;
     /// without dice the position before the roll is rolled out).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     pub dice: Option<String>,
-    #[arg(long, default_value_t = 1296)]
+    /// Trials (games played out) per candidate or position.
+    #[arg(long, default_value_t = 1296, allow_negative_numbers = true)]
     pub trials: u32,
     /// Checker play inside the rollout, as gnubg counts plies.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub ply: u8,
     /// Stop each trial after this many half-moves and use the evaluator.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub truncate: Option<u32>,
-    #[arg(long, default_value_t = 1)]
+    /// Seed of the dice; the same seed gives the same numbers on any thread count.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     /// Play the cube inside the rollout (money play) and report cubeful equities.
     #[arg(long)]
     pub cubeful: bool,
     /// How many candidate moves (the best at 0-ply within 0.16) to roll out.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, allow_negative_numbers = true)]
     pub candidates: usize,
     /// Switch off variance reduction (luck adjustment).
     #[arg(long)]
@@ -172,6 +175,15 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
         args.seed
     );
     let best = key(&rows[0].2);
+    println!(
+        "{:>4}  {:<26} {:>7}   {:>5}  {:>7}  {}",
+        "",
+        "move",
+        if args.cubeful { "cubeful" } else { "equity" },
+        "se",
+        "diff",
+        super::analyze::probs_header()
+    );
     for (i, (m, _, r)) in rows.iter().enumerate() {
         let e = r.cubeful.first().unwrap_or(&r.cubeless);
         println!(
@@ -243,6 +255,7 @@ fn position(
         truncation(settings.truncate),
         settings.seed
     );
+    println!("{:35}{}", "", super::analyze::probs_header());
     println!(
         "  cubeless equity {:+.3} ± {:.3}   {}",
         result.cubeless.mean,

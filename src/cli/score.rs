@@ -39,7 +39,13 @@ pub fn run(set: &Path, model: Option<&Path>, ply: u8, json: bool) -> anyhow::Res
     }
     let set = DevSet::load(set)?;
     let eval = Evaluator::new(model_or_shipped(model)?);
-    let judged = set.judge(&eval, ply);
+    let bar = crate::progress::bar(
+        !json,
+        set.decisions.len() as u64,
+        "{elapsed_precise} [{bar:30}] {pos}/{len} decisions ({per_sec}, eta {eta})",
+    );
+    let judged = set.judge_reporting(&eval, ply, &|n| bar.inc(n));
+    bar.finish_and_clear();
     let mut all = Tally::default();
     let mut by_label: BTreeMap<&str, Tally> = BTreeMap::new();
     for (d, j) in set.decisions.iter().zip(&judged) {

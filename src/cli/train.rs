@@ -16,7 +16,7 @@ pub struct TrainArgs {
     #[arg(long)]
     pub resume: bool,
     /// Total games of the run (overrides the config).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub games: Option<u64>,
     /// Dev set for the error measurement (default: tests/data/dev-moves.jsonl if present).
     #[arg(long)]

@@ -7,9 +7,9 @@ use super::rollout::RolloutArgs;
 use super::train::TrainArgs;
 use crate::eval::game_net::{GameModel, GameModelError};
 use crate::game::{After, Game};
-use crate::players::variant::{duel_game, parse_game_player};
+use crate::players::variant::{duel_game_reporting, parse_game_player};
 use crate::rollout::variant::{GameRollout, GameRolloutSettings, roll_out, roll_out_turns};
-use crate::search::variant::{outputs, turn_values};
+use crate::search::variant::{position_outputs, turn_outputs, turn_values};
 use crate::train::variant::{GameTrainConfig, GameTrainer, checkpoint_path};
 use anyhow::{Context, bail};
 
@@ -41,8 +41,17 @@ pub trait CliGame: Game {
 
 impl CliGame for crate::icelandic::game::IcelandicKotra {
     fn parse(&self, text: &str) -> anyhow::Result<Self::State> {
-        crate::icelandic::parse_position(text)
-            .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))
+        let p = crate::icelandic::parse_position(text)
+            .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))?;
+        // A finished game has a result, not an analysis: refused the way
+        // backgammon refuses one.
+        let stones = crate::icelandic::position::STONES;
+        if p.mover.off == stones || p.other.off == stones {
+            bail!(
+                "bad position {text:?}: the game is over (a side has borne off all {stones} stones)"
+            );
+        }
+        Ok(p)
     }
     fn board(&self, state: &Self::State) -> String {
         crate::icelandic::ascii_board(state)
@@ -67,6 +76,7 @@ impl CliGame for crate::icehouse::game::IcehouseKotra {
         if p.players != 2 {
             bail!("four-player positions are analysed with --players 4");
         }
+        refuse_ended(text, &p)?;
         Ok(p)
     }
     fn board(&self, state: &Self::State) -> String {
@@ -78,6 +88,15 @@ impl CliGame for crate::icehouse::game::IcehouseKotra {
     fn shipped(&self) -> &'static [u8] {
         include_bytes!("../../models/icehouse-kotra.net")
     }
+}
+
+/// An Icehouse Kotra position whose game has ended is refused, as a
+/// finished game is in the other games.
+fn refuse_ended(text: &str, p: &crate::icehouse::Position) -> anyhow::Result<()> {
+    if p.outcome().is_some() {
+        bail!("bad position {text:?}: the game is over");
+    }
+    Ok(())
 }
 
 fn shipped_model<G: CliGame>(game: &G) -> Result<GameModel, GameModelError> {
@@ -143,7 +162,9 @@ pub fn run<G: CliGame>(game: &G, command: Command) -> anyhow::Result<()> {
             }
             let pa = parse_game_player(game, &a, || shipped_model(game))?;
             let pb = parse_game_player(game, &b, || shipped_model(game))?;
-            let r = duel_game(game, &pa, &pb, games, seed);
+            let bar = super::duel::games_bar(!json, games);
+            let r = duel_game_reporting(game, &pa, &pb, games, seed, &|n| bar.inc(n));
+            bar.finish_and_clear();
             if json {
                 println!("{}", serde_json::to_string(&r)?);
             } else {
@@ -255,7 +276,7 @@ fn analyze<G: CliGame>(
     let net = model_arg(game, model)?.net;
     let n_out = game.outputs();
     let Some(dice) = dice else {
-        let y = outputs(game, &net, &s);
+        let y = position_outputs(game, &net, &s, ply);
         let equity = crate::search::variant::position_value(game, &net, &s, ply);
         let chances = game.chances(&y[..n_out]);
         if json {
@@ -283,11 +304,7 @@ fn analyze<G: CliGame>(
     for &i in &order {
         let chances = match game.after(&s, &turns[i]) {
             After::Ended(end) => vec![(format!("game over ({:+} points)", end.points), 1.0)],
-            After::Next(next) => {
-                let mut y = outputs(game, &net, &next);
-                game.flip(&mut y[..n_out]);
-                game.chances(&y[..n_out])
-            }
+            After::Next(_) => game.chances(&turn_outputs(game, &net, &s, &turns[i], ply)[..n_out]),
         };
         rows.push((game.turn_text(&s, &turns[i]), values[i], chances));
     }
@@ -441,9 +458,17 @@ fn best_first(values: &[f32]) -> Vec<usize> {
 
 fn train<G: CliGame>(game: &G, args: TrainArgs) -> anyhow::Result<()> {
     let model_path = args.out.join("model.net");
+    let checkpoint = checkpoint_path(&model_path);
     let mut trainer = if args.resume {
-        GameTrainer::resume(game, &checkpoint_path(&model_path), args.games)?
+        crate::atomic_file::remove_stale_temporaries(&args.out);
+        GameTrainer::resume(game, &checkpoint, args.games)?
     } else {
+        if checkpoint.exists() || model_path.exists() {
+            bail!(
+                "{} already holds a training run: pass --resume to continue it, or choose another --out",
+                args.out.display()
+            );
+        }
         let mut config = match &args.config {
             Some(p) => {
                 let text = std::fs::read_to_string(p)
@@ -456,6 +481,9 @@ fn train<G: CliGame>(game: &G, args: TrainArgs) -> anyhow::Result<()> {
         if let Some(g) = args.games {
             config.games = g;
         }
+        config
+            .validate()
+            .map_err(|why| anyhow::anyhow!("bad config: {why}"))?;
         GameTrainer::new(game, config)
     };
     trainer.model.description = format!(
@@ -500,6 +528,7 @@ pub fn run_four(command: Command) -> anyhow::Result<()> {
         if p.players != 4 {
             bail!("--players 4 needs a four-seat position (start4, or S:, W:, N:, E: parts)");
         }
+        refuse_ended(text, &p)?;
         Ok(p)
     };
     let game = crate::icehouse::game::IcehouseKotra;
@@ -517,17 +546,72 @@ pub fn run_four(command: Command) -> anyhow::Result<()> {
             position,
             dice,
             json,
-        }
-        | Command::Analyze {
-            position,
-            dice,
-            json,
-            ..
         } => {
             let p = parse(&position)?;
             let (d1, d2) = dice_arg(&game, dice.as_deref())?;
             let turns = crate::icehouse::legal_turns(&p, d1, d2);
-            let pick = maxn_choice(&p, &turns);
+            // The position each turn leaves, with the next seat to move
+            // (a turn's own position still has the mover to move).
+            let next = |t: &crate::icehouse::Turn| {
+                if t.position.outcome().is_some() {
+                    t.position
+                } else {
+                    t.position.passed()
+                }
+            };
+            if json {
+                let moves: Vec<_> = turns
+                    .iter()
+                    .map(|t| {
+                        serde_json::json!({
+                            "move": t.text(),
+                            "position": crate::icehouse::position_text(&next(t)),
+                            "game_over": t.position.outcome().is_some(),
+                        })
+                    })
+                    .collect();
+                let pick = maxn_choice(&p, &turns);
+                println!(
+                    "{}",
+                    serde_json::json!({ "moves": moves, "maxn_choice": pick })
+                );
+            } else {
+                for (i, t) in turns.iter().enumerate() {
+                    println!(
+                        "{:>3}. {}  => {}",
+                        i + 1,
+                        t.text(),
+                        crate::icehouse::position_text(&next(t))
+                    );
+                }
+            }
+            Ok(())
+        }
+        Command::Analyze {
+            position,
+            dice,
+            ply,
+            model,
+            json,
+        } => {
+            if model.is_some() {
+                bail!(
+                    "four-player analysis uses no network (max-n over the greedy shares): leave out --model"
+                );
+            }
+            // 0: the greedy choice; 1: max-n, one reply of the next seat deep.
+            let ply = ply.unwrap_or(1);
+            if ply > 1 {
+                bail!("--ply must be 0 (greedy) or 1 (max-n) for four-player Icehouse Kotra");
+            }
+            let p = parse(&position)?;
+            let (d1, d2) = dice_arg(&game, dice.as_deref())?;
+            let turns = crate::icehouse::legal_turns(&p, d1, d2);
+            let pick = if ply == 0 {
+                crate::icehouse::maxn::greedy_choice(&p, &turns)
+            } else {
+                maxn_choice(&p, &turns)
+            };
             let me = p.to_move.index();
             if json {
                 let moves: Vec<_> = turns
@@ -535,24 +619,28 @@ pub fn run_four(command: Command) -> anyhow::Result<()> {
                     .map(|t| {
                         serde_json::json!({
                             "move": t.text(),
-                            "position": crate::icehouse::position_text(&t.position),
                             "share": shares(&t.position)[me],
                         })
                     })
                     .collect();
                 println!(
                     "{}",
-                    serde_json::json!({"moves": moves, "maxn_choice": pick})
+                    serde_json::json!({"ply": ply, "moves": moves, "maxn_choice": pick, "choice": pick})
                 );
                 return Ok(());
             }
+            let by = if ply == 0 { "greedy" } else { "max-n" };
             for (i, t) in turns.iter().enumerate() {
                 println!(
                     "{:>3}. {:<44} share {:.3}{}",
                     i + 1,
                     t.text(),
                     shares(&t.position)[me],
-                    if i == pick { "  <- max-n choice" } else { "" }
+                    if i == pick {
+                        format!("  <- {by} choice")
+                    } else {
+                        String::new()
+                    }
                 );
             }
             Ok(())

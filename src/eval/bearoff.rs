@@ -11,6 +11,7 @@
 
 use super::probs::Probs;
 use crate::backgammon::{Dice, MoveList, Position, Side, legal_moves};
+use crate::framed_file::{FrameKind, frame, unframe};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -21,7 +22,13 @@ pub const POSITIONS: usize = 54_264;
 /// Rolls tracked per distribution; the tail beyond is lumped into the last.
 pub const MAX_ROLLS: usize = 32;
 
-const MAGIC: &[u8; 8] = b"KOTRABO1";
+/// The cache file's frame: its checksum catches a damaged file (a
+/// zero-filled one passed the old checks), which is then rebuilt.
+const CACHE_KIND: FrameKind = FrameKind {
+    name: "one-sided bear-off cache",
+    magic: b"KOTRABO1",
+    version: 2,
+};
 
 /// ways[k][m]: placements of at most m checkers on k points, C(m + k, k).
 const fn ways_table() -> [[u32; 16]; POINTS + 1] {
@@ -93,6 +100,7 @@ impl BearoffDb {
         DB.get_or_init(|| {
             cached(
                 cache_path(),
+                &CACHE_KIND,
                 BearoffDb::read,
                 BearoffDb::build,
                 BearoffDb::to_bytes,
@@ -222,21 +230,25 @@ impl BearoffDb {
     }
 
     fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(8 + 8 * POSITIONS * MAX_ROLLS);
-        out.extend_from_slice(MAGIC);
+        let mut out = Vec::with_capacity(8 * POSITIONS * MAX_ROLLS);
         for v in self.off.iter().chain(&self.first_off) {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out
     }
 
-    fn read(path: &std::path::Path) -> Option<BearoffDb> {
-        let bytes = std::fs::read(path).ok()?;
+    /// The tables from a whole cache file (frame and payload), if sound.
+    pub fn from_cache_file(bytes: &[u8]) -> Option<BearoffDb> {
+        unframe(&CACHE_KIND, bytes).ok().and_then(BearoffDb::read)
+    }
+
+    /// The tables from a cache file's payload.
+    fn read(bytes: &[u8]) -> Option<BearoffDb> {
         let n = POSITIONS * MAX_ROLLS;
-        if bytes.len() != 8 + 8 * n || &bytes[..8] != MAGIC {
+        if bytes.len() != 8 * n {
             return None;
         }
-        let mut values = bytes[8..]
+        let mut values = bytes
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]));
         let off: Vec<f32> = values.by_ref().take(n).collect();
@@ -253,24 +265,30 @@ impl BearoffDb {
 /// Where the tables are cached: `$KOTRA_CACHE_DIR`, else
 /// `$XDG_CACHE_HOME/kotra-ai`, else `~/.cache/kotra-ai`.
 pub fn cache_path() -> Option<PathBuf> {
-    cache_file("bearoff-one-sided-v1.bin")
+    cache_file("bearoff-one-sided-v2.bin")
 }
 
 /// A table read from the cache file `path`, else built and cached there (a
 /// damaged or missing cache is rebuilt; one that cannot be written only
-/// costs the rebuild next time).
+/// costs the rebuild next time). The file is framed with a checksum, and
+/// `read` parses the frame's payload.
 pub(super) fn cached<T>(
     path: Option<PathBuf>,
-    read: impl FnOnce(&std::path::Path) -> Option<T>,
+    kind: &FrameKind,
+    read: impl FnOnce(&[u8]) -> Option<T>,
     build: impl FnOnce() -> T,
     to_bytes: impl FnOnce(&T) -> Vec<u8>,
 ) -> T {
-    if let Some(table) = path.as_deref().and_then(read) {
+    let from_disk = path
+        .as_deref()
+        .and_then(|p| std::fs::read(p).ok())
+        .and_then(|bytes| unframe(kind, &bytes).ok().and_then(read));
+    if let Some(table) = from_disk {
         return table;
     }
     let table = build();
     if let Some(p) = path {
-        let _ = crate::atomic_file::write(&p, &to_bytes(&table));
+        let _ = crate::atomic_file::write(&p, &frame(kind, &to_bytes(&table)));
     }
     table
 }

@@ -11,6 +11,7 @@
 
 use super::bearoff::{POINTS, cache_file, cached, enumerate, home_board, one_sided, pips, rank};
 use crate::backgammon::{Dice, MoveList, Position, legal_moves};
+use crate::framed_file::FrameKind;
 use std::sync::OnceLock;
 
 /// The most checkers per side the database covers.
@@ -18,7 +19,12 @@ pub const MAX_CHECKERS: u8 = 6;
 /// Boards of up to six checkers on six points: C(12, 6).
 pub const BOARDS: usize = 924;
 
-const MAGIC: &[u8; 8] = b"KOTRA2S2";
+/// The cache file's frame (see the one-sided table's).
+const CACHE_KIND: FrameKind = FrameKind {
+    name: "two-sided bear-off cache",
+    magic: b"KOTRA2S2",
+    version: 3,
+};
 /// How far a cached value may lie outside its range (float rounding).
 const SLACK: f32 = 1e-4;
 
@@ -30,6 +36,7 @@ pub enum CubeSlot {
     Opponent = 2,
 }
 
+#[derive(Clone)]
 pub struct TwoSidedDb {
     /// One-sided rank → board id here (`u16::MAX` when over six checkers).
     ids: Vec<u16>,
@@ -78,7 +85,8 @@ impl TwoSidedDb {
         static DB: OnceLock<TwoSidedDb> = OnceLock::new();
         DB.get_or_init(|| {
             cached(
-                cache_file("bearoff-two-sided-6-v2.bin"),
+                cache_file("bearoff-two-sided-6-v3.bin"),
+                &CACHE_KIND,
                 TwoSidedDb::read,
                 TwoSidedDb::build,
                 TwoSidedDb::to_bytes,
@@ -196,8 +204,7 @@ impl TwoSidedDb {
     }
 
     fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(8 + 20 * BOARDS * BOARDS);
-        out.extend_from_slice(MAGIC);
+        let mut out = Vec::with_capacity(20 * BOARDS * BOARDS);
         for (w, e) in self.win.iter().zip(&self.equity) {
             for v in [*w, e[0], e[1], e[2], e[3]] {
                 out.extend_from_slice(&v.to_le_bytes());
@@ -206,12 +213,19 @@ impl TwoSidedDb {
         out
     }
 
-    fn read(path: &std::path::Path) -> Option<TwoSidedDb> {
-        let bytes = std::fs::read(path).ok()?;
-        if bytes.len() != 8 + 20 * BOARDS * BOARDS || &bytes[..8] != MAGIC {
+    /// The table from a whole cache file (frame and payload), if sound.
+    pub fn from_cache_file(bytes: &[u8]) -> Option<TwoSidedDb> {
+        crate::framed_file::unframe(&CACHE_KIND, bytes)
+            .ok()
+            .and_then(TwoSidedDb::read)
+    }
+
+    /// The table from a cache file's payload.
+    fn read(bytes: &[u8]) -> Option<TwoSidedDb> {
+        if bytes.len() != 20 * BOARDS * BOARDS {
             return None;
         }
-        let values: Vec<f32> = bytes[8..]
+        let values: Vec<f32> = bytes
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect();
@@ -275,13 +289,53 @@ mod tests {
     fn the_disk_cache_reads_back_what_was_written() {
         let db = TwoSidedDb::get();
         let dir = std::env::temp_dir().join(format!("kotra-two-sided-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("table.bin");
-        std::fs::write(&path, db.to_bytes()).unwrap();
-        let back = TwoSidedDb::read(&path);
+        let build = || -> TwoSidedDb { panic!("a sound cache is read, not rebuilt") };
+        let written = cached(
+            Some(path.clone()),
+            &CACHE_KIND,
+            TwoSidedDb::read,
+            || db.clone(),
+            TwoSidedDb::to_bytes,
+        );
+        let back = cached(
+            Some(path.clone()),
+            &CACHE_KIND,
+            TwoSidedDb::read,
+            build,
+            TwoSidedDb::to_bytes,
+        );
+        assert!(back.win == db.win && back.equity == db.equity && written.win == db.win);
+        // Damage of any kind (here zeros after an intact header, which the
+        // range checks alone accept) is caught and the table rebuilt.
+        let mut bytes = std::fs::read(&path).unwrap();
+        let header = bytes.len() - 20 * BOARDS * BOARDS;
+        bytes[header..].fill(0);
+        std::fs::write(&path, &bytes).unwrap();
+        let mut rebuilt = false;
+        let again = cached(
+            Some(path.clone()),
+            &CACHE_KIND,
+            TwoSidedDb::read,
+            || {
+                rebuilt = true;
+                db.clone()
+            },
+            TwoSidedDb::to_bytes,
+        );
+        assert!(rebuilt && again.win == db.win);
+        let reread = cached(
+            Some(path.clone()),
+            &CACHE_KIND,
+            TwoSidedDb::read,
+            build,
+            TwoSidedDb::to_bytes,
+        );
+        assert!(
+            reread.equity == db.equity,
+            "the rebuilt table was written back"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
-        let back = back.expect("the table written is read back, not rebuilt");
-        assert!(back.win == db.win && back.equity == db.equity);
     }
 
     #[test]

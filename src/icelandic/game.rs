@@ -218,6 +218,15 @@ impl Game for IcelandicKotra {
         )
     }
 
+    /// The win types' chances summed to one, as [`Game::equity`] and
+    /// [`win_type_chances`] read them.
+    fn normalise(&self, y: &mut [f32]) {
+        let total: f32 = y[..18].iter().sum();
+        if total >= 1e-6 {
+            y[..18].iter_mut().for_each(|v| *v /= total);
+        }
+    }
+
     fn flip(&self, y: &mut [f32]) {
         for k in 0..9 {
             y.swap(k, 9 + k);

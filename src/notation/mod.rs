@@ -20,14 +20,21 @@ pub enum SetupError {
     Gnubg(#[from] gnubg_id::GnubgIdError),
     #[error(transparent)]
     Xgid(#[from] xgid::XgidError),
+    #[error(transparent)]
+    State(#[from] crate::backgammon::SetupStateError),
 }
 
-/// Parses `PositionID:MatchID`, a bare `PositionID`, or `XGID=...`.
+/// Parses `PositionID:MatchID`, a bare `PositionID`, or `XGID=...`, and
+/// checks that it is a moment of a game in play
+/// ([`Setup::check_in_play`]): every command and the UBGI engine refuse a
+/// finished game or an impossible state the same way.
 pub fn parse_setup(text: &str) -> Result<Setup, SetupError> {
     let t = text.trim();
-    if t.starts_with("XGID=") || t.matches(':').count() >= 8 {
-        Ok(xgid::decode(t)?)
+    let setup = if t.starts_with("XGID=") || t.matches(':').count() >= 8 {
+        xgid::decode(t)?
     } else {
-        Ok(gnubg_id::decode(t)?)
-    }
+        gnubg_id::decode(t)?
+    };
+    setup.check_in_play()?;
+    Ok(setup)
 }

@@ -129,6 +129,18 @@ pub fn decode(text: &str) -> Result<Setup, XgidError> {
     let score_top: u32 = field("top score", f[6], "a number")?;
     let flags: u32 = field("Crawford/Jacoby", f[7], "a number")?;
     let match_length: u32 = field("match length", f[8], "a number (0 = money)")?;
+    // The Match ID holds the length and the scores in 15 bits each; a
+    // longer match would be written as another.
+    if match_length > MAX_MATCH_FIELD
+        || score_bottom > MAX_MATCH_FIELD
+        || score_top > MAX_MATCH_FIELD
+    {
+        return Err(XgidError::Field {
+            field: "match length or score",
+            value: format!("{match_length}, {score_bottom}-{score_top}"),
+            why: "at most 32767",
+        });
+    }
     if match_length > 0 && (score_bottom >= match_length || score_top >= match_length) {
         return Err(XgidError::Field {
             field: "score",
@@ -165,6 +177,9 @@ pub fn decode(text: &str) -> Result<Setup, XgidError> {
     };
     Ok(Setup { position, info })
 }
+
+/// The largest match length or score a Match ID can carry (15 bits).
+const MAX_MATCH_FIELD: u32 = (1 << 15) - 1;
 
 /// Writes a setup as an XGID.
 pub fn encode(setup: &Setup) -> String {

@@ -21,6 +21,17 @@ pub struct DuelResult {
 /// Plays `games` games (rounded up to an even number) of `a` against `b`;
 /// none for 0 ([`DuelResult::not_played`]).
 pub fn duel(a: &dyn Player, b: &dyn Player, games: u64, seed: u64) -> DuelResult {
+    duel_reporting(a, b, games, seed, &|_| {})
+}
+
+/// [`duel`], calling `progress` with 2 after each mirrored pair of games.
+pub fn duel_reporting(
+    a: &dyn Player,
+    b: &dyn Player,
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> DuelResult {
     if games == 0 {
         return DuelResult::not_played();
     }
@@ -31,6 +42,7 @@ pub fn duel(a: &dyn Player, b: &dyn Player, games: u64, seed: u64) -> DuelResult
             let dice_seed = splitmix(seed ^ splitmix(i));
             let first = play_game(a, b, dice_seed, splitmix(dice_seed ^ 1));
             let second = -play_game(b, a, dice_seed, splitmix(dice_seed ^ 2));
+            progress(2);
             (first + second) as f64 / 2.0
         })
         .collect();

@@ -4,7 +4,7 @@
 pub mod duel;
 pub mod variant;
 
-pub use duel::{DuelResult, duel};
+pub use duel::{DuelResult, duel, duel_reporting};
 
 use crate::backgammon::{MoveList, Position};
 use crate::eval::{Evaluator, Model, ModelError, pubeval};

@@ -72,6 +72,18 @@ pub fn duel_game<G: Game>(
     games: u64,
     seed: u64,
 ) -> DuelResult {
+    duel_game_reporting(game, a, b, games, seed, &|_| {})
+}
+
+/// [`duel_game`], calling `progress` with 2 after each mirrored pair.
+pub fn duel_game_reporting<G: Game>(
+    game: &G,
+    a: &GamePlayer,
+    b: &GamePlayer,
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> DuelResult {
     if games == 0 {
         return DuelResult::not_played();
     }
@@ -82,6 +94,7 @@ pub fn duel_game<G: Game>(
             let dice_seed = splitmix(seed ^ splitmix(i));
             let first = play_one(game, [a, b], dice_seed, splitmix(dice_seed ^ 1));
             let second = -play_one(game, [b, a], dice_seed, splitmix(dice_seed ^ 2));
+            progress(2);
             (first + second) as f64 / 2.0
         })
         .collect();

@@ -80,6 +80,20 @@ impl<'a> Trial<'a> {
         let mut pos = *start;
         let mut mine = true;
         let mut list = MoveList::new();
+        // The game may be over before the first roll: a candidate
+        // move that bore off the last checker is rolled out from the
+        // opponent's turn, and the mover's win (with its gammon or
+        // backgammon) is the whole trial.
+        if let Some(result) = GameResult::of_mover_win(&pos.swap()) {
+            let values: [f64; MAX_STATES] = std::array::from_fn(|j| {
+                if j < n {
+                    books.cube[j].swapped().result_value(result, true) as f64
+                } else {
+                    0.0
+                }
+            });
+            return self.finish(&books, Probs::won(result), !mine, values);
+        }
         for half_move in 0..=MAX_HALF_MOVES {
             let truncated = self.settings.truncate.is_some_and(|t| half_move >= t)
                 || half_move == MAX_HALF_MOVES;

@@ -39,6 +39,58 @@ pub fn position_value<G: Game>(game: &G, net: &GameNet, state: &G::State, ply: u
     sum / game.roll_total() as f32
 }
 
+/// The side to move's outputs at `ply`: the network's at 0-ply, else the
+/// roll-weighted mean of the outputs along each roll's best turn (best by
+/// [`turn_value`], as [`position_value`] chooses). These are the chances
+/// behind the searched equity, for analysis to print beside it.
+pub fn position_outputs<G: Game>(
+    game: &G,
+    net: &GameNet,
+    state: &G::State,
+    ply: u8,
+) -> [f32; MAX_OUTPUTS] {
+    if ply == 0 {
+        return outputs(game, net, state);
+    }
+    let n = game.outputs();
+    let mut sum = [0f32; MAX_OUTPUTS];
+    for &(roll, w) in game.rolls() {
+        let turns = game.turns(state, roll);
+        let best = crate::game::best_by(&turns, |t| turn_value(game, net, state, t, ply - 1));
+        let mut y = turn_outputs(game, net, state, &turns[best], ply - 1);
+        game.normalise(&mut y[..n]);
+        for (s, v) in sum[..n].iter_mut().zip(&y[..n]) {
+            *s += w as f32 * v;
+        }
+    }
+    let total = game.roll_total() as f32;
+    sum[..n].iter_mut().for_each(|s| *s /= total);
+    sum
+}
+
+/// The outputs `turn` leads to, for its mover, looking `ply` more turns
+/// ahead (a finished game's are its training target).
+pub fn turn_outputs<G: Game>(
+    game: &G,
+    net: &GameNet,
+    state: &G::State,
+    turn: &G::Turn,
+    ply: u8,
+) -> [f32; MAX_OUTPUTS] {
+    match game.after(state, turn) {
+        After::Ended(end) => {
+            let mut y = [0f32; MAX_OUTPUTS];
+            game.target(&end, &mut y[..game.outputs()]);
+            y
+        }
+        After::Next(next) => {
+            let mut y = position_outputs(game, net, &next, ply);
+            game.flip(&mut y[..game.outputs()]);
+            y
+        }
+    }
+}
+
 /// What `turn` is worth to its mover, looking `ply` more turns ahead.
 pub fn turn_value<G: Game>(
     game: &G,
@@ -87,4 +139,58 @@ pub fn best_turn<G: Game>(
     }
     let values = turn_values(game, net, state, turns, ply);
     crate::game::best_by(&values, |v| *v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::game_net::GameModel;
+
+    /// The searched chances must be the ones behind the searched equity:
+    /// the game's equity of them is the search's value.
+    fn chances_match_the_value<G: Game>(game: &G, shipped: &[u8], states: &[G::State]) {
+        let net = GameModel::from_bytes(shipped, game.name(), game.inputs(), game.outputs())
+            .unwrap()
+            .net;
+        for state in states {
+            for ply in 0..=1 {
+                let y = position_outputs(game, &net, state, ply);
+                let from_chances = game.equity(&y[..game.outputs()]);
+                let value = position_value(game, &net, state, ply);
+                assert!(
+                    (from_chances - value).abs() < 1e-3,
+                    "{state:?} at {ply}-ply: chances give {from_chances}, the search {value}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn icelandic_searched_chances_give_the_searched_equity() {
+        let game = crate::icelandic::game::IcelandicKotra::default();
+        let states: Vec<_> = [
+            "W: a11 g4 G; B: m10 n o p q d F5; B",
+            "start",
+            "W: s5 t5 u5; B: a5 b5 c5; W",
+        ]
+        .iter()
+        .map(|t| crate::icelandic::parse_position(t).unwrap())
+        .collect();
+        chances_match_the_value(
+            &game,
+            include_bytes!("../../models/icelandic-kotra.net"),
+            &states,
+        );
+    }
+
+    #[test]
+    fn icehouse_searched_chances_give_the_searched_equity() {
+        let game = crate::icehouse::game::IcehouseKotra;
+        let states = [crate::icehouse::parse_position("start").unwrap()];
+        chances_match_the_value(
+            &game,
+            include_bytes!("../../models/icehouse-kotra.net"),
+            &states,
+        );
+    }
 }

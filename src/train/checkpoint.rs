@@ -92,7 +92,8 @@ impl Checkpoint {
         })
     }
 
-    fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
+    /// Decodes and checks a checkpoint file's bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
         let payload = unframe(&KIND, bytes)?;
         let (c, _): (Checkpoint, usize) =
             bincode::serde::decode_from_slice(payload, bincode::config::standard())

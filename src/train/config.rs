@@ -153,6 +153,9 @@ pub struct TrainConfig {
     pub measure_games: u64,
 }
 
+/// The largest learning rate a config may ask for (both games' trainers).
+pub const MAX_LEARNING_RATE: f64 = 1.0;
+
 impl Default for TrainConfig {
     fn default() -> TrainConfig {
         TrainConfig {
@@ -593,11 +596,22 @@ impl TrainConfig {
                 "weight_average is a decay in [0, 1)".into(),
             ));
         }
-        let positive = |lr: f64| lr.is_finite() && lr > 0.0;
-        if !positive(self.learning_rate) || !self.learning_rate_end.is_none_or(positive) {
+        // Adam's step is about the learning rate itself, so a rate past
+        // 1 throws every weight far out at the first step.
+        let usable = |lr: f64| lr > 0.0 && lr <= MAX_LEARNING_RATE;
+        if !usable(self.learning_rate) || !self.learning_rate_end.is_none_or(usable) {
+            return Err(ConfigError::Invalid(format!(
+                "learning_rate and learning_rate_end lie in (0, {MAX_LEARNING_RATE}]"
+            )));
+        }
+        // (measure_games may be 0: the measurements then play no games.)
+        if self.measure_every == 0 {
             return Err(ConfigError::Invalid(
-                "learning_rate must be positive".into(),
+                "measure_every must be 1 or more".into(),
             ));
+        }
+        if self.games == 0 {
+            return Err(ConfigError::Invalid("games must be 1 or more".into()));
         }
         Ok(())
     }

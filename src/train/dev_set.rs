@@ -92,16 +92,31 @@ impl DevSet {
 
     /// Each decision judged at `ply`, from one evaluation of every move.
     pub fn judge(&self, eval: &Evaluator, ply: u8) -> Vec<Judgement> {
+        self.judge_reporting(eval, ply, &|_| {})
+    }
+
+    /// [`DevSet::judge`], calling `progress` with 1 after each decision.
+    pub fn judge_reporting(
+        &self,
+        eval: &Evaluator,
+        ply: u8,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Vec<Judgement> {
         use rayon::prelude::*;
         self.decisions
             .par_iter()
             .map(|d| {
+                progress(1);
                 // (our equity, gnubg's) of our choice and of gnubg's.
                 let mut ours = (f32::NEG_INFINITY, 0.0);
                 let mut gnubgs = (0.0, f64::NEG_INFINITY);
                 for &(pos, eq) in &d.moves {
                     let e = crate::search::after_move(eval, &pos, ply).equity();
-                    if e > ours.0 {
+                    // Of moves we value equally, count the one gnubg
+                    // likes least: the set lists moves best first, so
+                    // keeping the first of equals scored a network that
+                    // values every move the same as perfect.
+                    if e > ours.0 || (e == ours.0 && eq < ours.1) {
                         ours = (e, eq);
                     }
                     // The last of gnubg's equal best, as the figures in
@@ -173,5 +188,20 @@ mod tests {
         let err = DevSet::load(&path).err().expect("refused").to_string();
         assert_eq!(err, "dev set line 2: no moves");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn equal_values_count_as_the_worst_of_them() {
+        // A network with zero output weights values every move alike.
+        let mut model = Model::random(8, 8, 3);
+        for net in [&mut model.contact, &mut model.race] {
+            net.w2.fill(0.0);
+        }
+        let eval = Evaluator::new(model);
+        let a = Position::from_points(&[(8, 2), (6, 6), (5, 2)], &[(6, 5), (13, 5)]);
+        let b = Position::from_points(&[(8, 1), (6, 6), (5, 3)], &[(6, 5), (13, 5)]);
+        let set = one_decision(vec![(a, 0.2), (b, -0.1)]);
+        let j = set.judge(&eval, 0);
+        assert!((j[0].error_mp - 300.0).abs() < 1e-6, "{}", j[0].error_mp);
     }
 }

@@ -89,6 +89,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         if !ckpt_path.exists() {
             return Err(TrainError::NothingToResume(ckpt_path));
         }
+        crate::atomic_file::remove_stale_temporaries(&opts.out_dir);
         let mut c = Checkpoint::load(&ckpt_path)?;
         if let Some(given) = &opts.config {
             let mut same = given.clone();

@@ -53,6 +53,31 @@ impl Default for GameTrainConfig {
     }
 }
 
+impl GameTrainConfig {
+    /// Every field in its range, so a run fails at its start with one line
+    /// rather than with a panic or a useless network hours later.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.hidden == 0 || self.hidden > crate::eval::game_net::MAX_HIDDEN {
+            return Err(format!(
+                "hidden must be 1 to {}",
+                crate::eval::game_net::MAX_HIDDEN
+            ));
+        }
+        if self.games == 0 || self.round_games == 0 || self.batch == 0 {
+            return Err("games, round_games and batch must be 1 or more".into());
+        }
+        let unit = |x: f32| (0.0..=1.0).contains(&x);
+        if !(unit(self.lambda) && unit(self.explore)) {
+            return Err("lambda and explore lie in [0, 1]".into());
+        }
+        let max = crate::train::config::MAX_LEARNING_RATE;
+        if !(self.lr > 0.0 && self.lr <= max) {
+            return Err(format!("lr lies in (0, {max}]"));
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum GameTrainError {
     #[error(transparent)]

@@ -6,10 +6,10 @@
 
 mod keys;
 
-use crate::backgammon::{Dice, MoveList, Setup, legal_moves};
+use crate::backgammon::{Dice, MoveList, Setup, SetupStateError, legal_moves};
 use crate::cube::CubeState;
 use crate::eval::Evaluator;
-use crate::notation::{move_text, parse_setup};
+use crate::notation::{SetupError, move_text, parse_setup};
 use crate::search::{SearchSettings, Searcher};
 use keys::{KEYS, Settings};
 use std::io::{BufRead, Write};
@@ -33,7 +33,70 @@ impl Refusal {
             Refusal::BadState(d) => ("bad_state", d),
             Refusal::Unsupported(d) => ("unsupported", d),
         };
-        format!("error {code} {detail}")
+        format!("error {code} {}", short(detail))
+    }
+}
+
+/// The longest command line read; the longest real one (a `position`
+/// with an XGID) is under a hundred bytes. A longer line is refused
+/// without being held in memory.
+pub const MAX_LINE: usize = 4096;
+
+/// The most characters of an error line's detail, which may repeat the
+/// refused input.
+const DETAIL_CHARS: usize = 160;
+
+/// `text`, cut to [`DETAIL_CHARS`] characters with "..." when longer.
+fn short(text: &str) -> String {
+    match text.char_indices().nth(DETAIL_CHARS) {
+        Some((at, _)) => format!("{}...", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// What [`read_line`] found.
+enum Line {
+    /// A line (without its newline) is in the buffer.
+    Text,
+    /// A line longer than [`MAX_LINE`], skipped to its end.
+    TooLong,
+    /// The end of the input.
+    End,
+}
+
+/// Reads one line into `buffer`, holding at most [`MAX_LINE`] bytes of it.
+fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> std::io::Result<Line> {
+    buffer.clear();
+    let mut too_long = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(c) => c,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(match (too_long, buffer.is_empty()) {
+                (true, _) => Line::TooLong,
+                (false, true) => Line::End,
+                (false, false) => Line::Text,
+            });
+        }
+        let (take, newline) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (chunk.len(), false),
+        };
+        if !too_long {
+            if buffer.len() + take > MAX_LINE {
+                too_long = true;
+                buffer.clear();
+            } else {
+                buffer.extend_from_slice(&chunk[..take]);
+            }
+        }
+        input.consume(take + usize::from(newline));
+        if newline {
+            return Ok(if too_long { Line::TooLong } else { Line::Text });
+        }
     }
 }
 
@@ -57,28 +120,24 @@ impl<'a> Engine<'a> {
     }
 
     /// Reads commands until `quit` or the end of input, answering each.
-    pub fn run(&mut self, input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
-        for line in input.lines() {
-            let line = match line {
-                Ok(l) => l,
-                // Bytes that are not UTF-8: refuse the line, keep going.
-                Err(e) if e.kind() == std::io::ErrorKind::InvalidData => {
-                    writeln!(output, "error bad_value the line is not UTF-8")?;
-                    output.flush()?;
-                    continue;
-                }
-                Err(e) => return Err(e),
+    pub fn run(&mut self, mut input: impl BufRead, mut output: impl Write) -> std::io::Result<()> {
+        let mut buffer = Vec::with_capacity(256);
+        loop {
+            let reply = match read_line(&mut input, &mut buffer)? {
+                Line::End => break,
+                Line::TooLong => vec![format!(
+                    "error bad_value the line is longer than {MAX_LINE} bytes"
+                )],
+                Line::Text => match std::str::from_utf8(&buffer).map(str::trim) {
+                    // Bytes that are not UTF-8: refuse the line, keep going.
+                    Err(_) => vec!["error bad_value the line is not UTF-8".into()],
+                    Ok("") => continue,
+                    Ok("quit") => break,
+                    Ok(line) => self.handle(line).unwrap_or_else(|r| vec![r.line()]),
+                },
             };
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
-            }
-            if line == "quit" {
-                break;
-            }
-            let replies = self.handle(line).unwrap_or_else(|r| vec![r.line()]);
-            for reply in replies {
-                writeln!(output, "{reply}")?;
+            for line in reply {
+                writeln!(output, "{line}")?;
             }
             output.flush()?;
         }
@@ -148,10 +207,12 @@ impl<'a> Engine<'a> {
             "xgid" => format!("XGID={id}"),
             _ => return Err(Refusal::BadValue(format!("unknown position kind {kind:?}"))),
         };
-        let setup = parse_setup(&text).map_err(|e| Refusal::BadValue(e.to_string()))?;
-        if setup.info.resigned != 0 {
-            return Err(Refusal::Unsupported("resignations".into()));
-        }
+        let setup = parse_setup(&text).map_err(|e| match e {
+            SetupError::State(SetupStateError::Resigned) => {
+                Refusal::Unsupported("resignations".into())
+            }
+            e => Refusal::BadValue(e.to_string()),
+        })?;
         self.dice = setup.info.rolled();
         self.setup = Some(setup);
         Ok(vec![])
