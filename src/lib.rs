@@ -2,16 +2,21 @@
 //! two other games called Kotra (traditional Icelandic Kotra and Icehouse
 //! Kotra).
 //!
-//! Layers, each depending only on those above it:
-//! - [`backgammon`]: the rules (positions, dice, legal moves, cube, match state);
-//! - [`notation`]: gnubg Position/Match IDs, XGID, move text, FIBS, ASCII board;
-//! - [`eval`]: networks, encodings, bear-off databases, PubEval;
-//! - [`icelandic`], [`icehouse`]: the rules and notations of the two other
-//!   games called Kotra;
-//! - [`game`]: the trait they implement, so that [`search::variant`],
-//!   [`train::variant`] and the duels run on them;
-//! - [`bench`](mod@bench): speed measurements behind `kotra-ai bench` and benches/;
-//! - [`cli`]: the `kotra-ai` command line, a thin shell over the library.
+//! The modules form layers, each using only those below it (lowest
+//! first; `docs/architecture.md` gives each one's job, and
+//! `tests/architecture.rs` keeps the order true):
+//! 0. utilities: [`atomic_file`], [`framed_file`], [`fast_hash`],
+//!    [`progress`], [`seed`];
+//! 1. rules: [`backgammon`] and the [`game`] trait;
+//! 2. [`notation`] (gnubg IDs, XGID, move text, FIBS, ASCII board) and the
+//!    two other games called Kotra, [`icelandic`] and [`icehouse`];
+//! 3. [`eval`]: networks, encodings, bear-off databases, PubEval;
+//! 4. [`cube`]: cube states, cubeful equities, match equity, decisions;
+//! 5. [`search`]: n-ply search for backgammon and for any [`game::Game`];
+//! 6. [`players`] and duels, [`rollout`];
+//! 7. [`train`]: self-play and the learner;
+//! 8. front ends: [`bench`](mod@bench), [`ubgi`];
+//! 9. [`cli`]: the `kotra-ai` command line, a thin shell over the library.
 
 pub mod atomic_file;
 pub mod backgammon;
@@ -29,5 +34,6 @@ pub mod players;
 pub mod progress;
 pub mod rollout;
 pub mod search;
+pub mod seed;
 pub mod train;
 pub mod ubgi;

@@ -1,4 +1,4 @@
-//! The test scenarios IT1–IT16 of `../shared/rules/icehouse-kotra.md` §10.
+//! The test scenarios IT1–IT16 of `docs/rules/icehouse-kotra.md` §10.
 
 use kotra::icehouse::board::parse_square;
 use kotra::icehouse::play::play_game;

@@ -1,4 +1,4 @@
-//! The test scenarios T1–T39 of `../shared/rules/icelandic-kotra.md` §10,
+//! The test scenarios T1–T39 of `docs/rules/icelandic-kotra.md` §10,
 //! each as written there (positions in the file's own notation).
 
 use kotra::icelandic::notation::stones_text;

@@ -1,4 +1,4 @@
-//! Scenarios B1–B19 of backgammon.md §15. Positions are written as in the
+//! Scenarios B1–B19 of `docs/rules/backgammon.md` §15. Positions are written as in the
 //! rules file: mover's numbering, `point:count`, bar = 25.
 
 use kotra::backgammon::cube::{Answer, Cube, CubeError, CubeRules};

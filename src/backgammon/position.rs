@@ -42,16 +42,6 @@ pub struct Position {
     pub(crate) pips: [i8; 26],
 }
 
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Position({})",
-            crate::notation::position_id::encode(self)
-        )
-    }
-}
-
 impl Position {
     /// The standard starting position (each side 2 on 24, 5 on 13, 3 on 8, 5 on 6).
     pub fn starting() -> Position {

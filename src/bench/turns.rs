@@ -2,7 +2,7 @@
 //! seeded heuristic self-play, each with every distinct roll.
 
 use crate::game::{After, Game};
-use crate::players::duel::splitmix;
+use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use std::time::Instant;

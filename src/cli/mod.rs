@@ -27,17 +27,19 @@ pub struct Cli {
     /// Which game: backgammon (the default), icelandic-kotra or icehouse-kotra.
     #[arg(long, global = true, value_enum, default_value_t = GameName::Backgammon)]
     pub game: GameName,
-    /// Icelandic Kotra: Lítill meistari (8 and 7 on the last two points) wins 3.
-    #[arg(long, global = true)]
+    // The games' own options go before the command, like --game, so that
+    // each command's help lists only what applies to it.
+    /// Lítill meistari (8 and 7 on the last two points) wins 3.
+    #[arg(long, help_heading = "Icelandic Kotra (--game icelandic-kotra)")]
     pub little_master: bool,
-    /// Icelandic Kotra: extra throws (5, 7 or 13) for a loser with nothing off.
-    #[arg(long, global = true, value_parser = bonus_throws_arg)]
+    /// Extra throws (5, 7 or 13) for a loser with nothing off.
+    #[arg(long, value_parser = bonus_throws_arg, help_heading = "Icelandic Kotra (--game icelandic-kotra)")]
     pub bonus_throws: Option<u8>,
-    /// Icelandic Kotra: one more turn for the second player after an Úttekt.
-    #[arg(long, global = true)]
+    /// One more turn for the second player after an Úttekt.
+    #[arg(long, help_heading = "Icelandic Kotra (--game icelandic-kotra)")]
     pub equalizing_throw: bool,
-    /// Icehouse Kotra: 2 or 4 players.
-    #[arg(long, global = true, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4))]
+    /// 2 or 4 players (show, moves, analyze and duel with 4).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(2..=4), help_heading = "Icehouse Kotra (--game icehouse-kotra)")]
     pub players: u8,
     #[command(subcommand)]
     pub command: Command,

@@ -521,7 +521,8 @@ fn train<G: CliGame>(game: &G, args: TrainArgs) -> anyhow::Result<()> {
 /// Four-player Icehouse Kotra: show, moves, analyze (max-n) and duel (the
 /// win share of one seat against three others).
 pub fn run_four(command: Command) -> anyhow::Result<()> {
-    use crate::icehouse::maxn::{FourPlayer, maxn_choice, seat_share, shares};
+    use crate::icehouse::maxn::{maxn_choice, shares};
+    use crate::players::four_player::{FourPlayer, seat_share};
     let parse = |text: &str| -> anyhow::Result<crate::icehouse::Position> {
         let p = crate::icehouse::parse_position(text)
             .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))?;

@@ -245,7 +245,7 @@ mod tests {
         use crate::cube::state::Stakes;
         let mut seed = 7u64;
         let mut next = || {
-            seed = crate::players::duel::splitmix(seed);
+            seed = crate::seed::splitmix(seed);
             (seed >> 40) as f32 / (1u64 << 24) as f32
         };
         for _ in 0..2000 {

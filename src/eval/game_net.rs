@@ -3,7 +3,7 @@
 //! as the game needs (20 win-type chances for Icelandic Kotra, one winning
 //! chance for Icehouse Kotra), and its model file.
 
-use super::network::{all_finite, hidden_layer, sigmoid};
+use super::network::{all_finite, hidden_layer, random_weights, sigmoid};
 use crate::framed_file::{FrameError, FrameKind, frame, unframe};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -28,21 +28,14 @@ pub struct GameNet {
 impl GameNet {
     /// Small seeded random weights, as [`super::network::Mlp::random`].
     pub fn random(inputs: usize, hidden: usize, outputs: usize, seed: u64) -> GameNet {
-        use rand::{RngExt, SeedableRng, rngs::SmallRng};
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let a1 = 1.0 / (inputs as f32).sqrt();
-        let a2 = 1.0 / (hidden as f32).sqrt();
+        let (w1, b1, w2) = random_weights(inputs, hidden, outputs, seed);
         GameNet {
             inputs,
             hidden,
             outputs,
-            w1: (0..inputs * hidden)
-                .map(|_| rng.random_range(-a1..a1))
-                .collect(),
-            b1: vec![0.0; hidden],
-            w2: (0..outputs * hidden)
-                .map(|_| rng.random_range(-a2..a2))
-                .collect(),
+            w1,
+            b1,
+            w2,
             b2: vec![0.0; outputs],
         }
     }

@@ -62,13 +62,43 @@ pub enum ShapeError {
     NotFinite,
 }
 
+/// Small seeded random weights of a one-hidden-layer network, `(w1, b1,
+/// w2)` in the layouts of [`Mlp`] (uniform in ±1/√inputs for the first
+/// layer, ±1/√hidden for the second; biases 0). Both games' networks
+/// start from it, so the same seed gives the same start.
+pub(super) fn random_weights(
+    inputs: usize,
+    hidden: usize,
+    outputs: usize,
+    seed: u64,
+) -> (Vec<f32>, Vec<f32>, Vec<f32>) {
+    use rand::{RngExt, SeedableRng, rngs::SmallRng};
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let a1 = 1.0 / (inputs as f32).sqrt();
+    let a2 = 1.0 / (hidden as f32).sqrt();
+    let w1 = (0..inputs * hidden)
+        .map(|_| rng.random_range(-a1..a1))
+        .collect();
+    let w2 = (0..outputs * hidden)
+        .map(|_| rng.random_range(-a2..a2))
+        .collect();
+    (w1, vec![0.0; hidden], w2)
+}
+
 impl Mlp {
     /// Small random weights (uniform in ±1/√inputs for the first layer,
     /// ±1/√hidden for the second) from a seeded generator.
     pub fn random(inputs: usize, hidden: usize, seed: u64) -> Mlp {
-        Mlp::from(super::game_net::GameNet::random(
-            inputs, hidden, OUTPUTS, seed,
-        ))
+        let (w1, b1, w2) = random_weights(inputs, hidden, OUTPUTS, seed);
+        Mlp {
+            inputs,
+            hidden,
+            w1,
+            b1,
+            mid: None,
+            w2,
+            b2: [0.0; OUTPUTS],
+        }
     }
 
     /// Small random weights for a network with a second hidden layer of

@@ -1,4 +1,4 @@
-//! Icehouse Kotra (`../shared/rules/icehouse-kotra.md`): Glenn Overby's race
+//! Icehouse Kotra (`docs/rules/icehouse-kotra.md`): Glenn Overby's race
 //! game for Looney pyramids on a chessboard, for two or four players.
 //!
 //! - [`board`]: squares, seats and each seat's own rows;

@@ -1,4 +1,4 @@
-//! Traditional Icelandic Kotra (`../shared/rules/icelandic-kotra.md`): all
+//! Traditional Icelandic Kotra (`docs/rules/icelandic-kotra.md`): all
 //! stones start on one point, six special rules, ten ways to win.
 //!
 //! - [`position`]: the board from the side to move, with the rule flags;

@@ -24,6 +24,15 @@ pub enum PositionIdError {
     Invalid(String, PositionError),
 }
 
+/// A position prints as its Position ID, the shortest exact text for it.
+/// The impl lives here, not beside `Position`, so that the rules never
+/// call a notation.
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", encode(self))
+    }
+}
+
 /// The Position ID of `position` (mover's view).
 pub fn encode(position: &Position) -> String {
     let (me, opp) = position.to_sides();

@@ -6,6 +6,7 @@
 
 use super::Player;
 use crate::backgammon::{Dice, GameResult, Position, with_legal_moves};
+use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
@@ -115,14 +116,6 @@ pub fn roll_for_turn(rng: &mut SmallRng, turn: usize) -> Dice {
             return d;
         }
     }
-}
-
-/// A well-mixed 64-bit hash for deriving independent seeds.
-pub fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]

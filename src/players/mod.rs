@@ -2,6 +2,7 @@
 //! at some ply, PubEval, or a random mover, all behind one trait.
 
 pub mod duel;
+pub mod four_player;
 pub mod variant;
 
 pub use duel::{DuelResult, duel, duel_reporting};

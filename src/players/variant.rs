@@ -1,11 +1,12 @@
 //! Players and mirrored duels for the games behind [`Game`]: a network at
 //! some ply, the game's greedy heuristic, or a random mover.
 
-use super::duel::{DuelResult, splitmix};
+use super::duel::DuelResult;
 use super::{NetSpecError, PlayerError, net_spec};
 use crate::eval::game_net::{GameModel, GameNet};
 use crate::game::Game;
 use crate::search::variant::best_turn;
+use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;

@@ -187,9 +187,8 @@ impl Strata {
     pub fn new(seed: u64) -> Strata {
         use rand::SeedableRng;
         use rand::seq::SliceRandom;
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(crate::players::duel::splitmix(
-            seed ^ 0x5354_5241_5441,
-        ));
+        let mut rng =
+            rand::rngs::SmallRng::seed_from_u64(crate::seed::splitmix(seed ^ 0x5354_5241_5441));
         let mut permutation = || {
             let mut p: [u8; 36] = std::array::from_fn(|k| k as u8);
             p.shuffle(&mut rng);

@@ -4,8 +4,8 @@ use super::{RolloutSettings, Strata};
 use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, legal_moves};
 use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::{FirstLayerMemo, PositionClass, Probs};
-use crate::players::duel::splitmix;
 use crate::search::{Preselection, SearchSettings, Searcher, static_value};
+use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 

@@ -24,8 +24,8 @@
 use super::Estimate;
 use crate::eval::game_net::GameNet;
 use crate::game::{After, Game};
-use crate::players::duel::splitmix;
 use crate::search::variant::{best_turn, outputs};
+use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;

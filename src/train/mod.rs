@@ -19,10 +19,11 @@ pub mod rollout_targets;
 pub mod selfplay;
 pub mod siblings;
 pub mod variant;
+pub(crate) mod win_window;
 
 use crate::eval::{Evaluator, Model};
-use crate::players::duel::splitmix;
 use crate::players::{DuelResult, NetPlayer, PubEvalPlayer, duel};
+use crate::seed::splitmix;
 use checkpoint::{Checkpoint, CheckpointError};
 pub use config::{ExtraSet, RolloutPick, TrainConfig};
 use curve::CurvePoint;

@@ -6,13 +6,13 @@
 //! same network a move later, cannot: a back game's fate is decided dozens
 //! of moves on.
 
-use super::config::win_window;
 use super::selfplay::{MovePolicy, Sample, play_game};
+use super::win_window;
 use crate::eval::game_plan::GamePlan;
 use crate::eval::{Evaluator, NetKind, Probs};
-use crate::players::duel::splitmix;
 use crate::rollout::{RolloutSettings, rollout};
 use crate::search::Searcher;
+use crate::seed::splitmix;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;

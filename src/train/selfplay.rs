@@ -6,8 +6,9 @@
 use crate::backgammon::{GameResult, Position, with_legal_moves};
 use crate::cube::CubeState;
 use crate::eval::{Evaluator, FirstLayerMemo, NetKind, Probs};
-use crate::players::duel::{roll_for_turn, splitmix};
+use crate::players::duel::roll_for_turn;
 use crate::search::Searcher;
+use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;

@@ -11,7 +11,8 @@
 use super::selfplay::{Sample, TargetSearch};
 use crate::backgammon::with_legal_moves;
 use crate::eval::{Evaluator, NetKind};
-use crate::players::duel::{roll_for_turn, splitmix};
+use crate::players::duel::roll_for_turn;
+use crate::seed::splitmix;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rayon::prelude::*;

@@ -9,9 +9,9 @@
 use crate::eval::game_net::{GameModel, GameNet};
 use crate::framed_file::{FrameKind, frame, unframe};
 use crate::game::{After, Game, MAX_TURNS};
-use crate::players::duel::splitmix;
 use crate::players::variant::{GamePlayer, duel_game};
 use crate::search::variant::{MAX_OUTPUTS, best_turn};
+use crate::seed::splitmix;
 use crate::train::learner::{LearnerState, TrainableMlp};
 use burn::optim::{AdamConfig, ModuleOptimizer};
 use burn::tensor::Device;

@@ -1,7 +1,7 @@
 //! The UBGI v0.2 engine behind `kotra-ai ubgi`: a line protocol (like
 //! chess's UCI) through which GNU Backgammon's harnesses and other programs
 //! ask for moves and cube actions. The contract followed is the oracle's
-//! `UBGI.md`: every bad line gets `error <code> <detail>` and the engine
+//! `docs/ubgi.md` (a copy of the oracle's `UBGI.md`): every bad line gets `error <code> <detail>` and the engine
 //! carries on; it never exits but on `quit` or the end of its input.
 
 mod keys;

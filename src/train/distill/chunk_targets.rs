@@ -4,9 +4,9 @@
 
 use super::chunk_file::{create_dir, read_chunk, write_chunk};
 use crate::eval::{Evaluator, NetKind};
-use crate::players::duel::splitmix;
-use crate::train::config::win_window;
+use crate::seed::splitmix;
 use crate::train::selfplay::Sample;
+use crate::train::win_window;
 use crate::train::{RolloutPick, TrainError};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;

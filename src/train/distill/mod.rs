@@ -31,7 +31,7 @@ use super::{Steps, TrainError, TrainOptions, measure, progress_bar};
 use crate::backgammon::Position;
 use crate::eval::game_plan::GamePlan;
 use crate::eval::{Evaluator, Model, NetKind, contact_net};
-use crate::players::duel::splitmix;
+use crate::seed::splitmix;
 use std::path::Path;
 use std::time::Instant;
 

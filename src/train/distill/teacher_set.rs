@@ -3,7 +3,7 @@
 
 use super::chunk_file::{create_dir, read_chunk, write_chunk};
 use crate::eval::Evaluator;
-use crate::players::duel::splitmix;
+use crate::seed::splitmix;
 use crate::train::TrainError;
 use crate::train::rollout_targets::{self, RolloutTargets};
 use crate::train::selfplay::{MovePolicy, Sample, TargetSearch, play_games};
