@@ -14,10 +14,12 @@
 //! 4. [`cube`]: cube states, cubeful equities, match equity, decisions;
 //! 5. [`search`]: n-ply search for backgammon and for any [`game::Game`];
 //! 6. [`players`] and duels, [`rollout`];
-//! 7. [`train`]: self-play and the learner;
-//! 8. front ends: [`bench`](mod@bench), [`ubgi`];
-//! 9. [`cli`]: the `kotra-ai` command line, a thin shell over the library.
+//! 7. [`analysis`]: the facade every front end goes through;
+//! 8. [`train`]: self-play and the learner;
+//! 9. front ends: [`bench`](mod@bench), [`ubgi`];
+//! 10. [`cli`]: the `kotra-ai` command line, a thin shell over the library.
 
+pub mod analysis;
 pub mod atomic_file;
 pub mod backgammon;
 pub mod bench;

@@ -2,11 +2,11 @@
 //! (cubeful equity, difference to the best, the five probabilities);
 //! without dice, the cube decision before the roll.
 
-use crate::backgammon::{MoveList, Setup, legal_moves};
-use crate::cube::{CubeDecision, CubeState, Stakes};
+use crate::analysis::{Analyzer, CubeReport, Equity};
+use crate::backgammon::Setup;
+use crate::cube::{CubeState, Stakes};
 use crate::eval::{Evaluator, Probs, model_or_shipped};
-use crate::notation::{ascii, move_text, position_id};
-use crate::search::{SearchSettings, Searcher};
+use crate::notation::ascii;
 use std::path::Path;
 
 /// The deepest search `--ply` accepts.
@@ -31,49 +31,27 @@ pub fn run(
     }
     let mut setup = super::setup_arg(position)?;
     let eval = Evaluator::new(model_or_shipped(model)?);
-    let searcher = Searcher::new(&eval);
+    let analyzer = Analyzer::new(&eval);
     if dice.is_none() && setup.info.rolled().is_none() {
-        return cube(&setup, &searcher, ply, json);
+        return cube(&setup, &analyzer, ply, json);
     }
     let dice = super::roll_arg(dice, &setup, "")?;
     setup.info.dice = [dice.high(), dice.low()];
-    let before = &setup.position;
-    let mut list = MoveList::new();
-    legal_moves(before, dice, &mut list);
-    let state = CubeState::from_setup(&setup);
-    let ranked = searcher.rank_moves(&list, &state, &SearchSettings::world_class(ply));
-    let text = |i: usize| move_text::format(before, &list.as_slice()[i].play);
+    let report = analyzer.rank_moves(&setup, dice, ply, Equity::Cubeful);
     if json {
-        let moves: Vec<_> = ranked
-            .iter()
-            .filter(|_| !list.is_forfeit())
-            .map(|r| {
-                let mut v = serde_json::json!({
-                    "move": text(r.index),
-                    "position_id": position_id::encode(&r.position),
-                    "equity": round(r.equity),
-                    "cubeless_equity": round(r.probs.equity()),
-                    "ply": r.ply,
-                    "probs": r.probs.0.map(round),
-                });
-                if !state.is_money() {
-                    v["mwc"] = round(state.denormalise(r.equity)).into();
-                }
-                v
-            })
-            .collect();
-        println!("{}", serde_json::json!({ "ply": ply, "moves": moves }));
+        println!("{}", serde_json::to_string(&report)?);
         return Ok(());
     }
     print!("{}", ascii::render(&setup));
-    if list.is_forfeit() {
+    if report.moves.is_empty() {
         println!("No legal move with {dice}: the turn is forfeited.");
         return Ok(());
     }
-    let best = ranked[0].equity;
+    let state = CubeState::from_setup(&setup);
+    let best = report.moves[0].equity;
     println!(
         "{} legal moves with {dice}, best first ({}; {ply}-ply, world-class filters):",
-        ranked.len(),
+        report.moves.len(),
         unit(&state)
     );
     println!(
@@ -85,20 +63,18 @@ pub fn run(
         "diff",
         probs_header()
     );
-    for (i, r) in ranked.iter().enumerate() {
-        let mwc = if state.is_money() {
-            String::new()
-        } else {
-            format!("  {:5.1}% MWC", 100.0 * state.denormalise(r.equity))
-        };
+    for (i, m) in report.moves.iter().enumerate() {
+        let mwc = m
+            .mwc
+            .map_or(String::new(), |w| format!("  {:5.1}% MWC", 100.0 * w));
         println!(
             "{:>4}. {:<26} {:>4} {:>+7.3} {:>7}   {}{mwc}",
             i + 1,
-            text(r.index),
-            r.ply,
-            r.equity,
-            diff_to_best(i, (r.equity - best) as f64),
-            probs_line(&r.probs)
+            m.text,
+            m.ply,
+            m.equity,
+            diff_to_best(i, (m.equity - best) as f64),
+            probs_line(&Probs(m.probs))
         );
     }
     Ok(())
@@ -113,49 +89,31 @@ pub(super) fn unit(state: &CubeState) -> &'static str {
 
 /// Without dice: the cube decision for the side on roll (the doubler, if
 /// a double is pending).
-fn cube(setup: &Setup, searcher: &Searcher, ply: u8, json: bool) -> anyhow::Result<()> {
-    let state = CubeState::from_setup(setup);
-    let analysis = searcher.cube_decision(&setup.position, &state, ply);
-    let d = &analysis.decision;
+fn cube(setup: &Setup, analyzer: &Analyzer, ply: u8, json: bool) -> anyhow::Result<()> {
+    let report = analyzer.cube_decision(setup, ply);
     if json {
-        println!(
-            "{}",
-            serde_json::json!({
-                "ply": ply,
-                "cube": cube_json(d),
-                "cubeless_equity": round(analysis.probs.equity()),
-                "probs": analysis.probs.0.map(round),
-                "mwc": (!state.is_money()).then(|| round(state.denormalise(d.optimal()))),
-            })
-        );
+        println!("{}", serde_json::to_string(&report)?);
         return Ok(());
     }
     print!("{}", ascii::render(setup));
-    println!("Cube decision ({ply}-ply; {}):", unit(&state));
+    println!(
+        "Cube decision ({ply}-ply; {}):",
+        unit(&CubeState::from_setup(setup))
+    );
     println!("{:27}{}", "", probs_header());
     println!(
         "  cubeless equity {:+.3}   {}",
-        analysis.probs.equity(),
-        probs_line(&analysis.probs)
+        report.cubeless_equity,
+        probs_line(&Probs(report.probs))
     );
-    print_cube_decision(d, &state);
+    print_cube_decision(&report);
     Ok(())
-}
-
-/// The `"cube"` object of `--json` output.
-pub(super) fn cube_json(d: &CubeDecision) -> serde_json::Value {
-    serde_json::json!({
-        "no_double": round(d.no_double),
-        "double_take": round(d.double_take),
-        "double_pass": round(d.double_pass),
-        "action": d.action.to_string(),
-        "take": d.take.to_string(),
-    })
 }
 
 /// The three equities of a cube decision, each against the best, and the
 /// proper action.
-pub(super) fn print_cube_decision(d: &CubeDecision, state: &CubeState) {
+pub(super) fn print_cube_decision(report: &CubeReport) {
+    let d = &report.decision;
     let best = d.optimal();
     for (name, v) in [
         ("No double", d.no_double),
@@ -169,15 +127,15 @@ pub(super) fn print_cube_decision(d: &CubeDecision, state: &CubeState) {
         };
         println!("  {name:<14} {v:>+7.3} {diff}");
     }
-    if !state.roller_may_double() {
+    if !report.may_double {
         println!("  The cube is not available to the side on roll.");
     }
-    if !state.is_money() {
+    if let Some([nd, dt, dp]) = report.mwc_actions {
         println!(
             "  Match winning chances: no double {:.1}%, double/take {:.1}%, double/pass {:.1}%",
-            100.0 * state.denormalise(d.no_double),
-            100.0 * state.denormalise(d.double_take),
-            100.0 * state.denormalise(d.double_pass)
+            100.0 * nd,
+            100.0 * dt,
+            100.0 * dp
         );
     }
     println!(
@@ -213,8 +171,4 @@ pub(super) fn probs_header() -> String {
         "{:>5} {:>5} {:>5} | {:>5} {:>5} {:>5}",
         "win", "wg", "wbg", "lose", "lg", "lbg"
     )
-}
-
-fn round(v: f32) -> f64 {
-    (v as f64 * 1e6).round() / 1e6
 }

@@ -3,12 +3,12 @@
 //! the cube is played inside the trials, otherwise the cube model decides
 //! on the rolled-out probabilities).
 
-use crate::backgammon::{MoveList, Setup, legal_moves};
-use crate::cube::{CubeState, Stakes};
+use crate::analysis::{Analyzer, PositionRollout, RolledCube};
+use crate::backgammon::Setup;
+use crate::cube::CubeState;
 use crate::eval::{Evaluator, Probs, model_or_shipped};
-use crate::notation::{ascii, move_text, position_id};
-use crate::rollout::{Estimate, RolloutResult, RolloutSettings, cube_rollout, rollout};
-use crate::search::{MoveFilter, SearchSettings, Searcher, static_cube_decision};
+use crate::notation::ascii;
+use crate::rollout::{RolloutResult, RolloutSettings};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -75,15 +75,8 @@ impl RolloutArgs {
 pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
     args.check()?;
     let mut setup = super::setup_arg(&args.position)?;
-    let state = CubeState::from_setup(&setup);
-    if args.cubeful && !matches!(state.stakes, Stakes::Money { .. }) {
-        anyhow::bail!("cubeful rollouts are money play only; leave out --cubeful for match scores");
-    }
     let eval = Evaluator::new(model_or_shipped(args.model.as_deref())?);
-    // A cubeless rollout has no cube in play, so its searched plays (at
-    // `--ply` 1 or more, and the candidates it picks) rank by cubeless
-    // equity, as its 0-ply plays do.
-    let searcher = Searcher::new(&eval).with_cubeless(!args.cubeful);
+    let analyzer = Analyzer::new(&eval);
     let settings = RolloutSettings {
         trials: args.trials,
         ply: args.ply,
@@ -95,72 +88,21 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
         Some(_) => Some(super::roll_arg(args.dice.as_deref(), &setup, "")?),
         None => setup.info.rolled(),
     };
+    let bar = bar(!args.json, u64::from(settings.trials));
     let Some(dice) = dice else {
-        return position(&setup, &searcher, &state, &settings, &args);
+        let rolled = analyzer.rollout_position(&setup, &settings, args.cubeful, &bar);
+        bar.finish_and_clear();
+        return position(&setup, &rolled?, &args);
     };
     setup.info.dice = [dice.high(), dice.low()];
-    let mut list = MoveList::new();
-    legal_moves(&setup.position, dice, &mut list);
-    if list.is_forfeit() {
-        anyhow::bail!("no legal move with {dice}: nothing to roll out");
-    }
-    let filter = SearchSettings {
-        first: MoveFilter {
-            keep: args.candidates,
-            window: 0.16,
-        },
-        ..SearchSettings::world_class(0)
-    };
-    let ranked = searcher.rank_moves(&list, &state, &filter);
-    let chosen: Vec<_> = ranked
-        .iter()
-        .take(args.candidates)
-        .filter(|r| r.equity >= ranked[0].equity - 0.16)
-        .collect();
-    let bar = bar(!args.json, args.trials as u64 * chosen.len() as u64);
-    let tick = |n| bar.inc(n);
-    let states: Vec<CubeState> = if args.cubeful {
-        vec![state.swapped()]
-    } else {
-        vec![]
-    };
-    let mut rows: Vec<(String, String, RolloutResult)> = chosen
-        .iter()
-        .map(|r| {
-            let result = rollout(
-                &searcher,
-                &r.position.swap(),
-                false,
-                &states,
-                &settings,
-                &tick,
-            );
-            let text = move_text::format(&setup.position, &list.as_slice()[r.index].play);
-            (text, position_id::encode(&r.position), result)
-        })
-        .collect();
+    let rows =
+        analyzer.rollout_candidates(&setup, dice, args.candidates, &settings, args.cubeful, &bar);
     bar.finish_and_clear();
-    let key = |r: &RolloutResult| r.cubeful.first().unwrap_or(&r.cubeless).mean;
-    rows.sort_by(|a, b| key(&b.2).total_cmp(&key(&a.2)));
+    let rows = rows?;
     if args.json {
-        let moves: Vec<_> = rows
-            .iter()
-            .map(|(m, id, r)| {
-                let mut v = serde_json::json!({
-                    "move": m,
-                    "position_id": id,
-                    "equity": est(&r.cubeless),
-                    "probs": r.probs.iter().map(est).collect::<Vec<_>>(),
-                });
-                if let Some(c) = r.cubeful.first() {
-                    v["cubeful_equity"] = est(c);
-                }
-                v
-            })
-            .collect();
         println!(
             "{}",
-            serde_json::json!({"trials": args.trials, "seed": args.seed, "ply": args.ply, "moves": moves})
+            serde_json::json!({"trials": args.trials, "seed": args.seed, "ply": args.ply, "moves": rows})
         );
         return Ok(());
     }
@@ -174,7 +116,7 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
         if args.cubeful { ", cubeful" } else { "" },
         args.seed
     );
-    let best = key(&rows[0].2);
+    let best = rows[0].key();
     println!(
         "{:>4}  {:<26} {:>7}   {:>5}  {:>7}  {}",
         "",
@@ -184,69 +126,27 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
         "diff",
         super::analyze::probs_header()
     );
-    for (i, (m, _, r)) in rows.iter().enumerate() {
-        let e = r.cubeful.first().unwrap_or(&r.cubeless);
+    for (i, r) in rows.iter().enumerate() {
+        let e = r.value();
         println!(
-            "{:>4}. {m:<26} {:>+7.3} ± {:.3}  {:>7}  {}",
+            "{:>4}. {:<26} {:>+7.3} ± {:.3}  {:>7}  {}",
             i + 1,
+            r.text,
             e.mean,
             e.se,
             super::analyze::diff_to_best(i, e.mean - best),
-            probs_line(r)
+            probs_line(&r.result)
         );
     }
     Ok(())
 }
 
-fn position(
-    setup: &Setup,
-    searcher: &Searcher,
-    state: &CubeState,
-    settings: &RolloutSettings,
-    args: &RolloutArgs,
-) -> anyhow::Result<()> {
-    let pos = &setup.position;
-    let bar = bar(!args.json, settings.trials as u64);
-    let tick = |n| bar.inc(n);
-    let (decision, result) = if args.cubeful {
-        let (d, r) = cube_rollout(searcher, pos, state, settings, &tick);
-        (Some(d), r)
-    } else {
-        (None, rollout(searcher, pos, true, &[], settings, &tick))
-    };
-    bar.finish_and_clear();
-    // Without the cube in the trials, the cube decision is the cube
-    // model's on the rolled-out probabilities, as `analyze` takes it from
-    // the network's: on the dev cube set our 1,296-trial rollouts' give
-    // 3.93 mp against the static network's 7.40 (training/README.md,
-    // "Back games by rollouts").
-    let from_probs = decision.is_none().then(|| {
-        let probs = Probs(result.probs.map(|e| e.mean as f32)).consistent();
-        static_cube_decision(pos, &probs, state)
-    });
+fn position(setup: &Setup, rolled: &PositionRollout, args: &RolloutArgs) -> anyhow::Result<()> {
     if args.json {
-        let mut v = serde_json::json!({
-            "trials": settings.trials,
-            "seed": settings.seed,
-            "ply": settings.ply,
-            "equity": est(&result.cubeless),
-            "probs": result.probs.iter().map(est).collect::<Vec<_>>(),
-        });
-        if let Some(d) = decision {
-            v["cube"] = serde_json::json!({
-                "no_double": est(&result.cubeful[0]),
-                "double_take": est(&result.cubeful[1]),
-                "double_pass": 1.0,
-                "action": d.action.to_string(),
-                "take": d.take.to_string(),
-            });
-        }
-        if let Some(d) = &from_probs {
-            v["cube"] = super::analyze::cube_json(d);
-        }
-        println!("{v}");
+        println!("{}", serde_json::to_string(rolled)?);
         return Ok(());
     }
+    let (settings, result) = (&rolled.settings, &rolled.result);
     print!("{}", ascii::render(setup));
     println!(
         "Rollout for the side on roll: {} trials, {}-ply play{}, seed {}",
@@ -260,29 +160,35 @@ fn position(
         "  cubeless equity {:+.3} ± {:.3}   {}",
         result.cubeless.mean,
         result.cubeless.se,
-        probs_line(&result)
+        probs_line(result)
     );
-    if let Some(d) = decision {
-        println!(
-            "  No double      {:+.3} ± {:.3}",
-            result.cubeful[0].mean, result.cubeful[0].se
-        );
-        println!(
-            "  Double, take   {:+.3} ± {:.3}",
-            result.cubeful[1].mean, result.cubeful[1].se
-        );
-        println!("  Double, pass   {:+.3}", 1.0);
-        println!(
-            "Proper cube action: {}; the opponent should {}.",
-            d.action, d.take
-        );
-    }
-    if let Some(d) = &from_probs {
-        println!(
-            "Cube decision from the rolled-out probabilities (cube model; {}):",
-            super::analyze::unit(state)
-        );
-        super::analyze::print_cube_decision(d, state);
+    match &rolled.cube {
+        Some(RolledCube::InTrials {
+            no_double,
+            double_take,
+            double_pass,
+            action,
+            take,
+        }) => {
+            println!(
+                "  No double      {:+.3} ± {:.3}",
+                no_double.0.mean, no_double.0.se
+            );
+            println!(
+                "  Double, take   {:+.3} ± {:.3}",
+                double_take.0.mean, double_take.0.se
+            );
+            println!("  Double, pass   {:+.3}", double_pass);
+            println!("Proper cube action: {action}; the opponent should {take}.");
+        }
+        Some(RolledCube::FromProbs(report)) => {
+            println!(
+                "Cube decision from the rolled-out probabilities (cube model; {}):",
+                super::analyze::unit(&CubeState::from_setup(setup))
+            );
+            super::analyze::print_cube_decision(report);
+        }
+        None => {}
     }
     Ok(())
 }
@@ -292,12 +198,8 @@ fn truncation(t: Option<u32>) -> String {
         .unwrap_or_default()
 }
 
-fn est(e: &Estimate) -> serde_json::Value {
-    serde_json::json!({"mean": (e.mean * 1e6).round() / 1e6, "se": (e.se * 1e6).round() / 1e6})
-}
-
 fn probs_line(r: &RolloutResult) -> String {
-    super::analyze::probs_line(&crate::eval::Probs(r.probs.map(|e| e.mean as f32)))
+    super::analyze::probs_line(&Probs(r.probs.map(|e| e.mean as f32)))
 }
 
 /// The trials' progress bar (hidden for `--json`).

@@ -178,17 +178,13 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    /// A cubeless search ([`Self::set_cubeless`]).
-    pub fn with_cubeless(mut self, cubeless: bool) -> Searcher<'a> {
-        self.set_cubeless(cubeless);
-        self
-    }
-
     /// Whether values are cubeless money equities (`state`s are then
-    /// money states whose cube only scales the points) or cubeful ones.
-    /// The cache holds probabilities only, so it stays valid.
-    pub fn set_cubeless(&mut self, cubeless: bool) {
+    /// money states whose cube only scales the points) or cubeful ones:
+    /// fixed for the searcher's life, so two callers can never find the
+    /// other's mode left on (the analysis facade keeps one of each).
+    pub fn with_cubeless(mut self, cubeless: bool) -> Searcher<'a> {
         self.cubeless = cubeless;
+        self
     }
 
     /// Sets how many replies PubEval pre-selects inside the tree (0 = off).

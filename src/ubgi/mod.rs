@@ -6,11 +6,10 @@
 
 mod keys;
 
-use crate::backgammon::{Dice, MoveList, Setup, SetupStateError, legal_moves};
-use crate::cube::CubeState;
+use crate::analysis::{Analyzer, Equity};
+use crate::backgammon::{Dice, Setup, SetupStateError};
 use crate::eval::Evaluator;
-use crate::notation::{SetupError, move_text, parse_setup};
-use crate::search::{SearchSettings, Searcher};
+use crate::notation::{SetupError, parse_setup};
 use keys::{KEYS, Settings};
 use std::io::{BufRead, Write};
 
@@ -103,7 +102,7 @@ fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> std::io::Result<
 /// One engine session: the evaluator, the key values and the situation
 /// last set.
 pub struct Engine<'a> {
-    searcher: Searcher<'a>,
+    analyzer: Analyzer<'a>,
     settings: Settings,
     setup: Option<Setup>,
     dice: Option<Dice>,
@@ -112,7 +111,7 @@ pub struct Engine<'a> {
 impl<'a> Engine<'a> {
     pub fn new(eval: &'a Evaluator) -> Engine<'a> {
         Engine {
-            searcher: Searcher::new(eval),
+            analyzer: Analyzer::new(eval),
             settings: Settings::default(),
             setup: None,
             dice: None,
@@ -163,7 +162,7 @@ impl<'a> Engine<'a> {
             ("keys", []) => Ok(KEYS.iter().map(|k| k.line()).collect()),
             ("set", [key, value]) => {
                 self.settings.set(key, value).map_err(Refusal::BadValue)?;
-                self.searcher.set_prune(self.settings.prune);
+                self.analyzer.set_prune(self.settings.prune);
                 Ok(vec![])
             }
             ("set", _) => Err(Refusal::BadValue("usage: set <key> <value>".into())),
@@ -224,14 +223,6 @@ impl<'a> Engine<'a> {
             .ok_or_else(|| Refusal::BadState("no position yet".into()))
     }
 
-    fn cube_state(&self, setup: &Setup) -> CubeState {
-        if self.settings.cubeful {
-            CubeState::from_setup(setup)
-        } else {
-            CubeState::money()
-        }
-    }
-
     fn go_chequer(&mut self) -> Result<Vec<String>, Refusal> {
         let setup = self.setup()?;
         if setup.info.doubled {
@@ -240,30 +231,29 @@ impl<'a> Engine<'a> {
         let dice = self
             .dice
             .ok_or_else(|| Refusal::BadState("no dice: send dice <d1> <d2>".into()))?;
-        let mut list = MoveList::new();
-        legal_moves(&setup.position, dice, &mut list);
-        if list.is_forfeit() {
+        let equity = if self.settings.cubeful {
+            Equity::Cubeful
+        } else {
+            // Cubeless play ranks by cubeless equity at every stage, so
+            // the best of the deepest stage is the move (a 0-ply value
+            // left over from the first filter is never compared with a
+            // deeper one).
+            Equity::Cubeless
+        };
+        let report = self
+            .analyzer
+            .rank_moves(setup, dice, self.settings.ply - 1, equity);
+        let Some(best) = report.moves.first() else {
             return Ok(vec!["bestmove pass".into()]);
-        }
-        let settings = SearchSettings::world_class(self.settings.ply - 1);
-        let state = self.cube_state(setup);
-        let position = setup.position;
-        // Cubeless play ranks by cubeless equity at every stage, so the
-        // best of the deepest stage is the move (a 0-ply value left over
-        // from the first filter is never compared with a deeper one).
-        self.searcher.set_cubeless(!self.settings.cubeful);
-        let ranked = self.searcher.rank_moves(&list, &state, &settings);
-        self.searcher.set_cubeless(false);
-        let best = ranked[0];
-        let text = move_text::format(&position, &list.as_slice()[best.index].play);
+        };
         Ok(vec![
             format!(
                 "info equity {:.5} ply {} candidates {}",
                 best.equity,
                 best.ply,
-                list.len()
+                report.moves.len()
             ),
-            format!("bestmove {text}"),
+            format!("bestmove {}", best.text),
         ])
     }
 
@@ -274,11 +264,8 @@ impl<'a> Engine<'a> {
             return Err(Refusal::BadState("the dice are rolled: go chequer".into()));
         }
         // Decisions are taken from the doubler's view: the side on roll.
-        let state = CubeState::from_setup(setup);
-        let analysis = self
-            .searcher
-            .cube_decision(&setup.position, &state, self.settings.ply - 1);
-        let d = &analysis.decision;
+        let report = self.analyzer.cube_decision(setup, self.settings.ply - 1);
+        let d = &report.decision;
         let info_line = format!(
             "info nd {:.5} dt {:.5} dp {:.5} action {} response {}",
             d.no_double, d.double_take, d.double_pass, d.action, d.take
@@ -288,7 +275,7 @@ impl<'a> Engine<'a> {
                 crate::cube::TakeAnswer::Pass => "bestcube pass",
                 _ => "bestcube take",
             }
-        } else if state.roller_may_double() && d.should_double() {
+        } else if report.may_double && d.should_double() {
             "bestcube double"
         } else {
             "bestcube nodouble"

@@ -1,0 +1,324 @@
+//! The one facade every front end goes through (the command line, the
+//! UBGI engine, and next the match review and the HTTP server): plain
+//! requests in, plain reports out. A front end parses its input into a
+//! [`Setup`] and prints or serialises a report; it never assembles the
+//! engine (move lists, cube states, searchers, rollouts) itself, so every
+//! front end gives the same numbers for the same question.
+//!
+//! Reports derive `Serialize`; their JSON is what `kotra-ai ... --json`
+//! prints (values rounded to six decimals there, never in the reports).
+
+mod report;
+
+pub use report::{
+    CandidateRollout, CubeReport, Estimate6, MoveLine, MoveReport, PositionRollout, RolledCube,
+};
+
+use crate::backgammon::{Dice, MoveList, Setup, legal_moves};
+use crate::cube::{CubeState, Stakes};
+use crate::eval::{Evaluator, Probs};
+use crate::notation::{move_text, position_id};
+use crate::rollout::{RolloutSettings, cube_rollout, rollout};
+use crate::search::{MoveFilter, SearchSettings, Searcher, static_cube_decision};
+
+/// How far the first pass over a roll's moves may fall behind the best and
+/// still be rolled out (gnubg's world-class first filter).
+pub const CANDIDATE_WINDOW: f32 = 0.16;
+
+/// What a search values: cubeful equity (cube actions in the tree, the
+/// cube's leaf values) or cubeless money equity (what gnubg's cubeless
+/// hints and the oracle's move sets are labelled with).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Equity {
+    Cubeful,
+    Cubeless,
+}
+
+/// Why a question cannot be answered.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum AnalysisError {
+    #[error("no legal move with {0}: nothing to roll out")]
+    Forfeit(Dice),
+    #[error("cubeful rollouts are money play only; leave out --cubeful for match scores")]
+    CubefulMatch,
+    #[error("{0}")]
+    Settings(String),
+}
+
+/// Where a rollout reports how far it has come (a progress bar, a
+/// server's event stream).
+pub trait TrialProgress {
+    /// The trials the whole rollout will play, said once before the first.
+    fn planned(&self, _trials: u64) {}
+    /// `trials` more have finished.
+    fn done(&self, trials: u64);
+}
+
+/// No one listening.
+impl TrialProgress for () {
+    fn done(&self, _: u64) {}
+}
+
+/// A progress bar: its length is set when the trials are planned.
+impl TrialProgress for indicatif::ProgressBar {
+    fn planned(&self, trials: u64) {
+        self.set_length(trials);
+    }
+    fn done(&self, trials: u64) {
+        self.inc(trials);
+    }
+}
+
+/// The engine behind the front ends: an evaluator and one searcher per
+/// kind of equity, each keeping its evaluation cache from question to
+/// question.
+pub struct Analyzer<'a> {
+    cubeful: Searcher<'a>,
+    cubeless: Searcher<'a>,
+}
+
+impl<'a> Analyzer<'a> {
+    pub fn new(eval: &'a Evaluator) -> Analyzer<'a> {
+        Analyzer {
+            cubeful: Searcher::new(eval),
+            cubeless: Searcher::new(eval).with_cubeless(true),
+        }
+    }
+
+    /// How many replies PubEval pre-selects inside the search tree (0 =
+    /// the network sees every reply).
+    pub fn set_prune(&mut self, keep: usize) {
+        self.cubeful.set_prune(keep);
+        self.cubeless.set_prune(keep);
+    }
+
+    fn searcher(&self, equity: Equity) -> &Searcher<'a> {
+        match equity {
+            Equity::Cubeful => &self.cubeful,
+            Equity::Cubeless => &self.cubeless,
+        }
+    }
+
+    /// Every legal move of `dice` ranked at `ply` (gnubg's world-class
+    /// filters), best first. A forfeited roll gives no moves.
+    pub fn rank_moves(&self, setup: &Setup, dice: Dice, ply: u8, equity: Equity) -> MoveReport {
+        let before = &setup.position;
+        let mut list = MoveList::new();
+        legal_moves(before, dice, &mut list);
+        let state = match equity {
+            Equity::Cubeful => CubeState::from_setup(setup),
+            Equity::Cubeless => CubeState::money(),
+        };
+        let ranked =
+            self.searcher(equity)
+                .rank_moves(&list, &state, &SearchSettings::world_class(ply));
+        let moves = if list.is_forfeit() {
+            Vec::new()
+        } else {
+            ranked
+                .iter()
+                .map(|r| MoveLine {
+                    text: move_text::format(before, &list.as_slice()[r.index].play),
+                    position_id: position_id::encode(&r.position),
+                    equity: r.equity,
+                    cubeless_equity: r.probs.equity(),
+                    ply: r.ply,
+                    probs: r.probs.0,
+                    mwc: (!state.is_money()).then(|| state.denormalise(r.equity)),
+                })
+                .collect()
+        };
+        MoveReport {
+            ply,
+            dice,
+            money: state.is_money(),
+            moves,
+        }
+    }
+
+    /// The cube decision before the roll for the side on roll (the
+    /// doubler, if a double is pending), at `ply`.
+    pub fn cube_decision(&self, setup: &Setup, ply: u8) -> CubeReport {
+        let state = CubeState::from_setup(setup);
+        let analysis = self
+            .searcher(Equity::Cubeful)
+            .cube_decision(&setup.position, &state, ply);
+        CubeReport::new(ply, analysis.decision, analysis.probs, &state)
+    }
+
+    /// The static cubeless probabilities of the side on roll.
+    pub fn evaluate(&self, setup: &Setup) -> Probs {
+        self.cubeful.probs(&setup.position)
+    }
+
+    /// The best candidates of `dice` (at most `candidates` within
+    /// [`CANDIDATE_WINDOW`] of the best at 0-ply), each rolled out on the
+    /// same dice, best first. A cubeless rollout ranks and plays by
+    /// cubeless equity; a cubeful one (money only) carries the cube.
+    /// `progress` hears the total of trials once the candidates are
+    /// chosen, then each trial done.
+    pub fn rollout_candidates(
+        &self,
+        setup: &Setup,
+        dice: Dice,
+        candidates: usize,
+        settings: &RolloutSettings,
+        cubeful: bool,
+        progress: &(dyn TrialProgress + Sync),
+    ) -> Result<Vec<CandidateRollout>, AnalysisError> {
+        let state = self.rollout_state(setup, cubeful)?;
+        let mut list = MoveList::new();
+        legal_moves(&setup.position, dice, &mut list);
+        if list.is_forfeit() {
+            return Err(AnalysisError::Forfeit(dice));
+        }
+        let searcher = self.searcher(if cubeful {
+            Equity::Cubeful
+        } else {
+            Equity::Cubeless
+        });
+        let filter = SearchSettings {
+            first: MoveFilter {
+                keep: candidates,
+                window: CANDIDATE_WINDOW,
+            },
+            ..SearchSettings::world_class(0)
+        };
+        let ranked = searcher.rank_moves(&list, &state, &filter);
+        let chosen: Vec<_> = ranked
+            .iter()
+            .take(candidates)
+            .filter(|r| r.equity >= ranked[0].equity - CANDIDATE_WINDOW)
+            .collect();
+        progress.planned(u64::from(settings.trials) * chosen.len() as u64);
+        let tick = |n| progress.done(n);
+        let states: Vec<CubeState> = if cubeful {
+            vec![state.swapped()]
+        } else {
+            vec![]
+        };
+        let mut rows: Vec<CandidateRollout> = chosen
+            .iter()
+            .map(|r| {
+                let result = rollout(
+                    searcher,
+                    &r.position.swap(),
+                    false,
+                    &states,
+                    settings,
+                    &tick,
+                );
+                CandidateRollout {
+                    text: move_text::format(&setup.position, &list.as_slice()[r.index].play),
+                    position_id: position_id::encode(&r.position),
+                    result,
+                }
+            })
+            .collect();
+        rows.sort_by(|a, b| b.key().total_cmp(&a.key()));
+        Ok(rows)
+    }
+
+    /// The position rolled out for the side on roll, with its cube
+    /// decision: played inside the trials when `cubeful` (money only),
+    /// else the cube model's on the rolled-out probabilities, as
+    /// `cube_decision` takes it from the network's.
+    pub fn rollout_position(
+        &self,
+        setup: &Setup,
+        settings: &RolloutSettings,
+        cubeful: bool,
+        progress: &(dyn TrialProgress + Sync),
+    ) -> Result<PositionRollout, AnalysisError> {
+        let state = self.rollout_state(setup, cubeful)?;
+        progress.planned(u64::from(settings.trials));
+        let progress = |n| progress.done(n);
+        let progress = &progress;
+        let pos = &setup.position;
+        if cubeful {
+            let (d, result) = cube_rollout(
+                self.searcher(Equity::Cubeful),
+                pos,
+                &state,
+                settings,
+                progress,
+            );
+            let cube = RolledCube::InTrials {
+                no_double: result.cubeful[0].into(),
+                double_take: result.cubeful[1].into(),
+                double_pass: 1.0,
+                action: d.action.to_string(),
+                take: d.take.to_string(),
+            };
+            return Ok(PositionRollout::new(settings, result, Some(cube)));
+        }
+        let result = rollout(
+            self.searcher(Equity::Cubeless),
+            pos,
+            true,
+            &[],
+            settings,
+            progress,
+        );
+        // On the dev cube set our 1,296-trial rollouts' probabilities
+        // decide better than the static network's (training/README.md,
+        // "Back games by rollouts").
+        let probs = Probs(result.probs.map(|e| e.mean as f32)).consistent();
+        let d = static_cube_decision(pos, &probs, &state);
+        let cube = RolledCube::FromProbs(CubeReport::new(settings.ply, d, probs, &state));
+        Ok(PositionRollout::new(settings, result, Some(cube)))
+    }
+
+    /// The cube state a rollout starts from; cubeful rollouts are money
+    /// play only.
+    fn rollout_state(&self, setup: &Setup, cubeful: bool) -> Result<CubeState, AnalysisError> {
+        let state = CubeState::from_setup(setup);
+        if cubeful && !matches!(state.stakes, Stakes::Money { .. }) {
+            return Err(AnalysisError::CubefulMatch);
+        }
+        Ok(state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::shipped_model;
+    use crate::notation::parse_setup;
+
+    #[test]
+    fn the_kind_of_equity_is_a_setting_of_each_question_not_left_behind() {
+        let eval = Evaluator::new(shipped_model().unwrap());
+        let analyzer = Analyzer::new(&eval);
+        // 4-away, 2-away with the cube centred: cubeful and cubeless differ.
+        let setup = parse_setup("4HPwATDgc/ABMA:AQHgAEAAEAAE").unwrap();
+        let dice = Dice::new(4, 2).unwrap();
+        let cubeless = analyzer.rank_moves(&setup, dice, 1, Equity::Cubeless);
+        let cubeful = analyzer.rank_moves(&setup, dice, 1, Equity::Cubeful);
+        let again = analyzer.rank_moves(&setup, dice, 1, Equity::Cubeless);
+        assert_eq!(cubeless, again);
+        assert_ne!(cubeless.moves[0].equity, cubeful.moves[0].equity);
+        // A cubeless ranking is money play: no match winning chances.
+        assert!(cubeless.moves.iter().all(|m| m.mwc.is_none()));
+        assert!(cubeful.moves.iter().all(|m| m.mwc.is_some()));
+    }
+
+    #[test]
+    fn candidates_are_the_best_within_the_window_rolled_out_best_first() {
+        let eval = Evaluator::new(shipped_model().unwrap());
+        let analyzer = Analyzer::new(&eval);
+        let setup = parse_setup("4HPwATDgc/ABMA").unwrap();
+        let settings = RolloutSettings {
+            trials: 36,
+            ..RolloutSettings::default()
+        };
+        let rows = analyzer
+            .rollout_candidates(&setup, Dice::new(3, 1).unwrap(), 3, &settings, false, &())
+            .unwrap();
+        assert!(!rows.is_empty() && rows.len() <= 3);
+        assert!(rows.windows(2).all(|w| w[0].key() >= w[1].key()));
+        assert!(rows.iter().any(|r| r.text == "8/5 6/5"));
+        let report = analyzer.cube_decision(&setup, 0);
+        assert_eq!(report.cube.action, "no double");
+    }
+}
