@@ -6,10 +6,10 @@
 mod common;
 
 use kotra::backgammon::CubeOwner;
+use kotra::cube::static_cube_decision;
 use kotra::cube::{CubeState, TakeAnswer};
 use kotra::eval::Probs;
 use kotra::notation::{gnubg_id, position_id, xgid};
-use kotra::search::static_cube_decision;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -151,7 +151,7 @@ fn a_truncated_cubeful_rollout_lets_the_roller_cash() {
     let p = eval.probs(&pos);
     assert!(p.win() > 0.85 && p.0[1] == 0.0, "{p:?}");
     let state = CubeState::money();
-    let no_double = kotra::search::leaf_value(&pos, &p, &state);
+    let no_double = kotra::cube::leaf_value(&pos, &p, &state);
     assert!(no_double < 0.99, "Janowski alone: {no_double} {p:?}");
     let settings = RolloutSettings {
         trials: 36,

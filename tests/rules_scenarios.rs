@@ -3,7 +3,8 @@
 
 use kotra::backgammon::cube::{Answer, Cube, CubeError, CubeRules};
 use kotra::backgammon::{
-    Dice, GameError, GameResult, GameState, MoveList, Outcome, Phase, Position, legal_moves,
+    CubeOwner, Dice, GameError, GameResult, GameState, MoveList, Outcome, Phase, Position,
+    legal_moves,
 };
 use kotra::notation::move_text;
 
@@ -136,7 +137,7 @@ fn finished(loser: &[(usize, u8)]) -> Position {
 fn cube_of_4() -> Cube {
     Cube {
         value: 4,
-        owner: Some(1),
+        owner: CubeOwner::Player(1),
         offered_this_game: true,
         ..Cube::default()
     }
@@ -177,7 +178,7 @@ fn b14_jacoby_off_once_a_double_was_offered() {
     let mut cube = Cube::default();
     cube.offer(0, false, false).unwrap();
     assert_eq!(cube.take(1).unwrap(), Answer::Accepted);
-    assert_eq!((cube.value, cube.owner), (2, Some(1)));
+    assert_eq!((cube.value, cube.owner), (2, CubeOwner::Player(1)));
     assert_eq!(cube.points(GameResult::Gammon, true), 4);
 }
 
@@ -185,7 +186,7 @@ fn b14_jacoby_off_once_a_double_was_offered() {
 fn b15_refused_redouble_loses_the_old_value() {
     let mut cube = Cube {
         value: 4,
-        owner: Some(0),
+        owner: CubeOwner::Player(0),
         offered_this_game: true,
         ..Cube::default()
     };
@@ -208,7 +209,7 @@ fn b16_refused_beaver_loses_twice_the_old_value() {
     let mut cube = Cube::default();
     cube.offer(0, false, false).unwrap();
     cube.beaver(1, &rules).unwrap();
-    assert_eq!((cube.value, cube.owner), (4, Some(1)));
+    assert_eq!((cube.value, cube.owner), (4, CubeOwner::Player(1)));
     assert_eq!(
         cube.pass(0).unwrap(),
         Answer::Refused {
@@ -239,7 +240,7 @@ fn b17_accepted_beaver_leaves_cube_4_with_the_beaverer() {
         "no raccoons"
     );
     g.take().unwrap(); // player 1 accepts
-    assert_eq!((g.cube.value, g.cube.owner), (4, Some(0)));
+    assert_eq!((g.cube.value, g.cube.owner), (4, CubeOwner::Player(0)));
     assert_eq!(g.phase(), Phase::ToRoll);
     assert_eq!(g.on_roll, 1, "the original doubler now rolls");
     assert_eq!(
@@ -258,7 +259,7 @@ fn b18_automatic_doubles_stop_at_the_limit() {
     };
     let mut g = GameState::new(rules, true, false);
     assert!(!g.opening_roll(4, 4).unwrap());
-    assert_eq!((g.cube.value, g.cube.owner), (2, None));
+    assert_eq!((g.cube.value, g.cube.owner), (2, CubeOwner::Centered));
     assert!(!g.opening_roll(2, 2).unwrap());
     assert_eq!(g.cube.value, 2, "the second tie is simply rolled again");
     assert!(g.opening_roll(3, 5).unwrap());

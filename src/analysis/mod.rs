@@ -15,11 +15,12 @@ pub use report::{
 };
 
 use crate::backgammon::{Dice, MoveList, Setup, legal_moves};
+use crate::cube::static_cube_decision;
 use crate::cube::{CubeState, Stakes};
 use crate::eval::{Evaluator, Probs};
 use crate::notation::{move_text, position_id};
 use crate::rollout::{RolloutSettings, cube_rollout, rollout};
-use crate::search::{MoveFilter, SearchSettings, Searcher, static_cube_decision};
+use crate::search::{MoveFilter, SearchSettings, Searcher};
 
 /// How far the first pass over a roll's moves may fall behind the best and
 /// still be rolled out (gnubg's world-class first filter).

@@ -2,6 +2,7 @@
 //! roll by a player with access, take / pass, redoubles without limit,
 //! beavers (no raccoons), automatic doubles, and the Jacoby rule.
 
+use super::CubeOwner;
 use thiserror::Error;
 
 /// Optional rules, all off by default (§12).
@@ -65,8 +66,7 @@ pub enum Answer {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cube {
     pub value: u64,
-    /// `None` while the cube is in the centre.
-    pub owner: Option<u8>,
+    pub owner: CubeOwner,
     pub offered_this_game: bool,
     pub pending: Option<Pending>,
     pub automatic_doubles: u32,
@@ -76,7 +76,7 @@ impl Default for Cube {
     fn default() -> Self {
         Cube {
             value: 1,
-            owner: None,
+            owner: CubeOwner::Centered,
             offered_this_game: false,
             pending: None,
             automatic_doubles: 0,
@@ -97,7 +97,7 @@ impl Cube {
             return Err(CubeError::Crawford);
         }
         match self.owner {
-            Some(o) if o != player => Err(CubeError::NoAccess(player)),
+            CubeOwner::Player(o) if o != player => Err(CubeError::NoAccess(player)),
             _ => Ok(()),
         }
     }
@@ -132,7 +132,7 @@ impl Cube {
         match self.check_answer(player)? {
             Pending::Double { before, .. } => {
                 self.value = before * 2;
-                self.owner = Some(player);
+                self.owner = CubeOwner::Player(player);
             }
             // The cube already stands at four times and stays with the beaverer.
             Pending::Beaver { .. } => {}
@@ -166,7 +166,7 @@ impl Cube {
             return Err(CubeError::NoBeaver);
         }
         self.value = before * 4;
-        self.owner = Some(player);
+        self.owner = CubeOwner::Player(player);
         self.pending = Some(Pending::Beaver {
             doubler: by,
             before,

@@ -12,7 +12,7 @@ pub use dice::{Dice, DiceError};
 pub use movegen::{Candidate, MoveList, legal_moves, legal_moves_reference, with_legal_moves};
 pub use play::{Play, Step};
 pub use position::{BAR, CHECKERS, OPP_BAR, Position, PositionError, Side};
-pub use setup::{CubeOwner, MatchInfo, Setup, SetupStateError};
+pub use setup::{CubeOwner, MatchInfo, Owner, Setup, SetupStateError};
 mod outcome;
 pub use outcome::GameResult;
 pub mod cube;

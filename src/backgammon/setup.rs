@@ -3,11 +3,43 @@
 use super::dice::Dice;
 use super::position::Position;
 
-/// Who owns the cube, by gnubg player index.
+/// Who owns the cube, by player (gnubg's index 0 or 1): how a match
+/// file, a Match ID and the referee of a whole game record it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CubeOwner {
     Centered,
     Player(u8),
+}
+
+/// Who owns the cube, seen from the side on roll: the view a decision
+/// takes (the cube's formulas, the bear-off database's cubeful table). It
+/// is [`CubeOwner`] relative to a player; the discriminants are the
+/// database's table order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Owner {
+    Centered = 0,
+    Roller = 1,
+    Opponent = 2,
+}
+
+impl Owner {
+    /// `owner` seen from `player`.
+    pub fn seen_by(owner: CubeOwner, player: u8) -> Owner {
+        match owner {
+            CubeOwner::Centered => Owner::Centered,
+            CubeOwner::Player(p) if p == player => Owner::Roller,
+            CubeOwner::Player(_) => Owner::Opponent,
+        }
+    }
+
+    /// The same cube seen from the other side.
+    pub fn swapped(self) -> Owner {
+        match self {
+            Owner::Centered => Owner::Centered,
+            Owner::Roller => Owner::Opponent,
+            Owner::Opponent => Owner::Roller,
+        }
+    }
 }
 
 /// Everything a Match ID records. Players are gnubg's 0 and 1; the Position

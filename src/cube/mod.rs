@@ -4,10 +4,13 @@
 
 pub mod decision;
 pub mod janowski;
+pub mod leaf;
 pub mod met;
 pub mod state;
 
 pub use decision::{CubeAction, CubeDecision, TakeAnswer};
 pub use janowski::{cubeful, efficiency};
+pub(crate) use leaf::{cube_states, decide, roller_cube_choice};
+pub use leaf::{leaf_value, static_cube_decision, static_value};
 pub use met::{MatchEquityTable, MetError};
 pub use state::{CubeState, Owner, Stakes};

@@ -6,17 +6,11 @@
 //! formulas work on these values unchanged, which is what lets one
 //! recursion serve both.
 
-use crate::backgammon::{CubeOwner, GameResult, Setup};
+use crate::backgammon::{GameResult, Setup};
 
 use super::met::MatchEquityTable;
 
-/// Who owns the cube, from the roller's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Owner {
-    Centered,
-    Roller,
-    Opponent,
-}
+pub use crate::backgammon::Owner;
 
 /// What a game is played for.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -63,11 +57,7 @@ impl CubeState {
     pub fn from_setup(setup: &Setup) -> CubeState {
         let info = &setup.info;
         let me = info.on_roll as usize;
-        let owner = match info.cube_owner {
-            CubeOwner::Centered => Owner::Centered,
-            CubeOwner::Player(p) if p == info.on_roll => Owner::Roller,
-            CubeOwner::Player(_) => Owner::Opponent,
-        };
+        let owner = Owner::seen_by(info.cube_owner, info.on_roll);
         let stakes = if info.is_money() {
             Stakes::Money {
                 jacoby: info.jacoby,
@@ -96,11 +86,7 @@ impl CubeState {
 
     /// The same cube seen by the opponent.
     pub fn swapped(&self) -> CubeState {
-        let owner = match self.owner {
-            Owner::Centered => Owner::Centered,
-            Owner::Roller => Owner::Opponent,
-            Owner::Opponent => Owner::Roller,
-        };
+        let owner = self.owner.swapped();
         let stakes = match self.stakes {
             Stakes::Match {
                 me_away,
@@ -238,7 +224,7 @@ impl CubeState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backgammon::{MatchInfo, Position};
+    use crate::backgammon::{CubeOwner, MatchInfo, Position};
 
     fn match_state(me: i32, opp: i32) -> CubeState {
         CubeState {

@@ -10,7 +10,7 @@
 //! disk beside the one-sided tables.
 
 use super::bearoff::{POINTS, cache_file, cached, enumerate, home_board, one_sided, pips, rank};
-use crate::backgammon::{Dice, MoveList, Position, legal_moves};
+use crate::backgammon::{Dice, MoveList, Owner, Position, legal_moves};
 use crate::framed_file::FrameKind;
 use std::sync::OnceLock;
 
@@ -28,14 +28,6 @@ const CACHE_KIND: FrameKind = FrameKind {
 /// How far a cached value may lie outside its range (float rounding).
 const SLACK: f32 = 1e-4;
 
-/// Cube positions, from the roller's view, in table order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CubeSlot {
-    Centered = 0,
-    Roller = 1,
-    Opponent = 2,
-}
-
 #[derive(Clone)]
 pub struct TwoSidedDb {
     /// One-sided rank → board id here (`u16::MAX` when over six checkers).
@@ -48,13 +40,13 @@ pub struct TwoSidedDb {
     equity: Vec<[f32; 4]>,
 }
 
-const SLOTS: [CubeSlot; 3] = [CubeSlot::Centered, CubeSlot::Roller, CubeSlot::Opponent];
+const SLOTS: [Owner; 3] = [Owner::Centered, Owner::Roller, Owner::Opponent];
 
 /// The value with the best cube action first: double where double/take or
 /// double/pass is worth at least no double (a dead-certain cash included).
-fn optimal(e: &[f32; 4], cube: CubeSlot) -> f32 {
+fn optimal(e: &[f32; 4], cube: Owner) -> f32 {
     let no_double = e[cube as usize];
-    if cube == CubeSlot::Opponent {
+    if cube == Owner::Opponent {
         return no_double;
     }
     let doubled = e[3].min(1.0);
@@ -112,13 +104,13 @@ impl TwoSidedDb {
 
     /// The roller's exact cubeful money equity per unit of the cube, with
     /// its best cube action first.
-    pub fn equity(&self, pos: &Position, cube: CubeSlot) -> Option<f32> {
+    pub fn equity(&self, pos: &Position, cube: Owner) -> Option<f32> {
         self.pair(pos).map(|i| optimal(&self.equity[i], cube))
     }
 
     /// The exact cube decision's equities per unit of the cube: no double
     /// and double/take (double/pass is 1).
-    pub fn cube_equities(&self, pos: &Position, cube: CubeSlot) -> Option<(f32, f32)> {
+    pub fn cube_equities(&self, pos: &Position, cube: Owner) -> Option<(f32, f32)> {
         self.pair(pos).map(|i| {
             let e = &self.equity[i];
             (e[cube as usize], e[3])
@@ -182,10 +174,10 @@ impl TwoSidedDb {
                         // The opponent's view: its slots mirror ours.
                         [
                             1.0 - win[i],
-                            -e[CubeSlot::Centered as usize],
-                            -e[CubeSlot::Opponent as usize],
-                            -e[CubeSlot::Roller as usize],
-                            -e[CubeSlot::Roller as usize],
+                            -e[Owner::Centered as usize],
+                            -e[Owner::Opponent as usize],
+                            -e[Owner::Roller as usize],
+                            -e[Owner::Roller as usize],
                         ]
                     };
                     for k in 0..5 {
@@ -264,17 +256,17 @@ mod tests {
         assert!((db.win(&p).unwrap() - 34.0 / 36.0).abs() < 1e-6);
         // Double/pass: the cubeful equity is the cash; no double would
         // be 2p − 1 (the last roll), double/take twice that.
-        assert_eq!(db.equity(&p, CubeSlot::Centered), Some(1.0));
-        let (nd, dt) = db.cube_equities(&p, CubeSlot::Centered).unwrap();
+        assert_eq!(db.equity(&p, Owner::Centered), Some(1.0));
+        let (nd, dt) = db.cube_equities(&p, Owner::Centered).unwrap();
         assert!((nd - (2.0 * 34.0 / 36.0 - 1.0)).abs() < 1e-6);
         assert!((dt - 2.0 * nd).abs() < 1e-6);
         // Without the cube (the opponent owns it) it is 2p − 1.
-        let e = db.equity(&p, CubeSlot::Opponent).unwrap();
+        let e = db.equity(&p, Owner::Opponent).unwrap();
         assert!((e - (2.0 * 34.0 / 36.0 - 1.0)).abs() < 1e-6);
         // On the 6-point: 27/36, a double and an exactly borderline take.
         let p = Position::from_points(&[(6, 1)], &[(1, 1)]);
         assert!((db.win(&p).unwrap() - 27.0 / 36.0).abs() < 1e-6);
-        assert!((db.equity(&p, CubeSlot::Centered).unwrap() - 1.0).abs() < 1e-6);
+        assert!((db.equity(&p, Owner::Centered).unwrap() - 1.0).abs() < 1e-6);
         // Two on the 2-point: every roll but the ten with a single 1.
         let p = Position::from_points(&[(2, 2)], &[(1, 2)]);
         assert!((db.win(&p).unwrap() - 26.0 / 36.0).abs() < 1e-6);
@@ -349,9 +341,9 @@ mod tests {
         let approx = one.probs(&p).unwrap().win();
         assert!((exact - approx).abs() < 0.02, "{exact} {approx}");
         // Owning the cube is worth something; the opponent owning it costs.
-        let c = db.equity(&p, CubeSlot::Centered).unwrap();
-        let mine = db.equity(&p, CubeSlot::Roller).unwrap();
-        let theirs = db.equity(&p, CubeSlot::Opponent).unwrap();
+        let c = db.equity(&p, Owner::Centered).unwrap();
+        let mine = db.equity(&p, Owner::Roller).unwrap();
+        let theirs = db.equity(&p, Owner::Opponent).unwrap();
         assert!(mine >= c && c >= theirs, "{mine} {c} {theirs}");
         assert!(theirs <= 2.0 * exact - 1.0 + 1e-6 && mine >= 2.0 * exact - 1.0 - 1e-6);
     }

@@ -2,9 +2,10 @@
 
 use super::{RolloutSettings, Strata};
 use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, legal_moves};
+use crate::cube::static_value;
 use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::{FirstLayerMemo, PositionClass, Probs};
-use crate::search::{Preselection, SearchSettings, Searcher, static_value};
+use crate::search::{Preselection, SearchSettings, Searcher};
 use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};

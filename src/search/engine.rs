@@ -15,9 +15,11 @@
 
 use super::cache::EvalCache;
 use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, with_legal_moves};
-use crate::cube::{CubeDecision, CubeState, Owner, cubeful, efficiency};
-use crate::eval::bearoff_two_sided::{CubeSlot, TwoSidedDb};
-use crate::eval::{Evaluator, PositionClass, Probs, pubeval};
+use crate::cube::{
+    CubeDecision, CubeState, cube_states, decide, roller_cube_choice, static_cube_decision,
+    static_value,
+};
+use crate::eval::{Evaluator, Probs, pubeval};
 use rayon::prelude::*;
 
 /// Replies pre-selected inside the tree. With kotra-v15 and a cubeless
@@ -416,109 +418,6 @@ impl<'a> Searcher<'a> {
             ply,
         }
     }
-}
-
-/// The 0-ply cube decision of `pos` from its cubeless probabilities `p`:
-/// each cube state's own static value (the cube action is what is being
-/// decided), or the two-sided database's exact cubeful equities where it
-/// answers. Public so that the cube model can be checked on its own,
-/// given someone else's probabilities.
-pub fn static_cube_decision(pos: &Position, p: &Probs, state: &CubeState) -> CubeDecision {
-    if let Some((no_double, double_take)) = exact_cube(pos, state) {
-        return CubeDecision::new(
-            no_double,
-            double_take,
-            1.0,
-            state.roller_may_double(),
-            false,
-        );
-    }
-    let (states, n) = cube_states(state);
-    let mut v = [0f32; 3];
-    for (o, s) in v.iter_mut().zip(&states[..n]) {
-        *o = leaf_value(pos, p, s);
-    }
-    decide(state, &v[..n])
-}
-
-/// The cube states a decision weighs (as it is, doubled and taken, and
-/// beavered) and how many of them apply.
-fn cube_states(state: &CubeState) -> ([CubeState; 3], usize) {
-    let n = if state.beavers_allowed() { 3 } else { 2 };
-    ([*state, state.doubled(), state.beavered()], n)
-}
-
-/// The decision from the roller's values with the cube as it is, doubled
-/// and taken, and (where beavers are allowed) beavered.
-fn decide(state: &CubeState, v: &[f32]) -> CubeDecision {
-    let beaver = v.len() == 3 && v[2] < v[1];
-    let double_take = if beaver { v[2] } else { v[1] };
-    CubeDecision::new(
-        state.normalise(v[0]),
-        state.normalise(double_take),
-        state.normalise(state.cash()),
-        state.roller_may_double(),
-        beaver,
-    )
-}
-
-/// The roller's value with its best cube action: double where the doubled
-/// game (double/take, capped by the cash) is worth more than not doubling.
-#[inline]
-fn roller_cube_choice(state: &CubeState, no_double: f32, double_take: Option<f32>) -> f32 {
-    match double_take.map(|dt| dt.min(state.cash())) {
-        Some(doubled) if doubled > no_double => doubled,
-        _ => no_double,
-    }
-}
-
-/// The static cubeful value of `pos` for its roller after its best cube
-/// action: what a search leaf and a truncated rollout are worth.
-/// Janowski's no-double value of a roller past his cash point stays below
-/// the cash he can take now; without the cube action a move that leaves
-/// the opponent a plain double/pass could rank above one that does not,
-/// at 0-ply and in every filter stage.
-pub fn static_value(pos: &Position, p: &Probs, state: &CubeState) -> f32 {
-    let no_double = leaf_value(pos, p, state);
-    let double_take = state
-        .roller_may_double()
-        .then(|| leaf_value(pos, p, &state.doubled()));
-    roller_cube_choice(state, no_double, double_take)
-}
-
-/// The static cubeful value of `pos` for its roller before any cube
-/// action (the cube decision compares these): exact from the
-/// two-sided bear-off database in small money endings, else Janowski's
-/// formulas over the probabilities `p`.
-pub fn leaf_value(pos: &Position, p: &Probs, state: &CubeState) -> f32 {
-    if let Some(slot) = exact_slot(pos, state)
-        && let Some(e) = TwoSidedDb::get().equity(pos, slot)
-    {
-        return e * state.value as f32;
-    }
-    cubeful(p, state, efficiency(pos))
-}
-
-/// The database's cube slot for `state`, where the database can answer
-/// (money play, both sides bearing off).
-fn exact_slot(pos: &Position, state: &CubeState) -> Option<CubeSlot> {
-    if !state.is_money() || PositionClass::of(pos) != PositionClass::BearOff {
-        return None;
-    }
-    Some(match state.owner {
-        Owner::Centered => CubeSlot::Centered,
-        Owner::Roller => CubeSlot::Roller,
-        Owner::Opponent => CubeSlot::Opponent,
-    })
-}
-
-/// No double and double/take per unit of the cube, exact, for small money
-/// endings (beavers aside, which the database does not model).
-fn exact_cube(pos: &Position, state: &CubeState) -> Option<(f32, f32)> {
-    if state.beavers_allowed() {
-        return None;
-    }
-    TwoSidedDb::get().cube_equities(pos, exact_slot(pos, state)?)
 }
 
 /// Best first. Cubeful ties are common (every move that leaves the

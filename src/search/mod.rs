@@ -14,7 +14,6 @@ pub mod variant;
 pub use cache::EvalCache;
 pub use engine::{
     CubeAnalysis, DEFAULT_PRUNE, MoveFilter, Preselection, RankedMove, SearchSettings, Searcher,
-    leaf_value, static_cube_decision, static_value,
 };
 
 use crate::backgammon::{Dice, MoveList, Position, legal_moves};
