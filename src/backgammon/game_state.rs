@@ -118,6 +118,33 @@ impl GameState {
         if !legal {
             return Err(GameError::IllegalMove(dice));
         }
+        self.advance(after);
+        Ok(())
+    }
+
+    /// Plays the legal move that `choose` picks (by its index in the list
+    /// of the roll's legal moves, given the position before it): legal by
+    /// construction, with the moves generated once, so a player loop
+    /// (duels, self-play) pays nothing for the referee.
+    pub fn play_chosen(
+        &mut self,
+        choose: impl FnOnce(&Position, &MoveList) -> usize,
+    ) -> Result<(), GameError> {
+        let Phase::ToMove(dice) = self.phase else {
+            return Err(GameError::WrongPhase(self.phase));
+        };
+        let before = self.position;
+        let after = with_legal_moves(&before, dice, |list| {
+            let i = choose(&before, list).min(list.len() - 1);
+            list.as_slice()[i].position
+        });
+        self.advance(&after);
+        Ok(())
+    }
+
+    /// Moves into `after` (a legal move's result): the game ends or the
+    /// other side is to roll.
+    fn advance(&mut self, after: &Position) {
         if let Some(result) = GameResult::of_mover_win(after) {
             let points = self.cube.points(result, self.rules.jacoby && self.money);
             self.phase = Phase::Over(Outcome {
@@ -126,12 +153,11 @@ impl GameState {
                 points,
             });
             self.position = *after;
-            return Ok(());
+            return;
         }
         self.position = after.swap();
         self.on_roll = 1 - self.on_roll;
         self.phase = Phase::ToRoll;
-        Ok(())
     }
 
     /// The player on roll doubles (before rolling).
@@ -175,5 +201,42 @@ impl GameState {
         let who = self.cube.to_answer().ok_or(CubeError::NothingPending)?;
         self.cube.beaver(who, &self.rules)?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chosen_move_is_played_only_when_one_is_due_and_games_end_scored() {
+        let mut game = GameState::new(CubeRules::default(), true, false);
+        assert_eq!(
+            game.play_chosen(|_, _| 0),
+            Err(GameError::WrongPhase(Phase::Opening))
+        );
+        assert_eq!(game.opening_roll(3, 1), Ok(true));
+        // The last of the legal moves, whatever index the player asks for.
+        let mut seen = 0;
+        game.play_chosen(|pos, list| {
+            assert_eq!(*pos, Position::starting());
+            seen = list.len();
+            usize::MAX
+        })
+        .unwrap();
+        assert_eq!(seen, 16);
+        assert_eq!(game.phase(), Phase::ToRoll);
+        assert_eq!(game.on_roll, 1);
+        // Play on with the first legal move of fixed rolls to the end.
+        for turn in 0..2000u32 {
+            if let Phase::Over(outcome) = game.phase() {
+                assert!(outcome.points >= 1 && outcome.points <= 3);
+                return;
+            }
+            game.roll(Dice::new((turn % 6 + 1) as u8, ((turn / 6) % 6 + 1) as u8).unwrap())
+                .unwrap();
+            game.play_chosen(|_, _| 0).unwrap();
+        }
+        panic!("the game never ended");
     }
 }

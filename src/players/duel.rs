@@ -5,7 +5,8 @@
 //! only on the seed, never on the thread count.
 
 use super::Player;
-use crate::backgammon::{Dice, GameResult, Position, with_legal_moves};
+use crate::backgammon::cube::CubeRules;
+use crate::backgammon::{Dice, GameState, Phase};
 use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -81,24 +82,30 @@ pub fn mean_and_se(values: &[f64]) -> (f64, f64) {
 }
 
 /// One game from the starting position; points won by `first` (who makes
-/// the opening move), negative when it loses.
+/// the opening move), negative when it loses. The rules' referee
+/// ([`GameState`]) keeps the game: cubeless, so nobody doubles.
 pub fn play_game(first: &dyn Player, second: &dyn Player, dice_seed: u64, choice_seed: u64) -> i32 {
     let mut dice_rng = SmallRng::seed_from_u64(dice_seed);
     let mut choice_rng = SmallRng::seed_from_u64(choice_seed);
-    let mut pos = Position::starting();
     let players = [first, second];
+    let mut game = GameState::new(CubeRules::default(), true, false);
+    // The opening roll is never a double: `first` (player 0) throws the
+    // higher die and moves first with both.
+    let opening = roll_for_turn(&mut dice_rng, 0);
+    let started = game.opening_roll(opening.high(), opening.low());
+    debug_assert_eq!(started, Ok(true));
     for turn in 0..10_000usize {
-        let dice = roll_for_turn(&mut dice_rng, turn);
-        let player = players[turn % 2];
-        let after = with_legal_moves(&pos, dice, |list| {
-            let i = player.choose(&pos, list, &mut choice_rng);
-            list.as_slice()[i].position
-        });
-        if let Some(result) = GameResult::of_mover_win(&after) {
-            let points = result.points() as i32;
-            return if turn % 2 == 0 { points } else { -points };
+        if turn > 0 {
+            let rolled = game.roll(roll_for_turn(&mut dice_rng, turn));
+            debug_assert!(rolled.is_ok());
         }
-        pos = after.swap();
+        let player = players[game.on_roll as usize];
+        let played = game.play_chosen(|pos, list| player.choose(pos, list, &mut choice_rng));
+        debug_assert!(played.is_ok());
+        if let Phase::Over(outcome) = game.phase() {
+            let points = outcome.points as i32;
+            return if outcome.winner == 0 { points } else { -points };
+        }
     }
     0
 }
