@@ -21,6 +21,7 @@ use crate::eval::{Evaluator, Probs};
 use crate::notation::{move_text, position_id};
 use crate::rollout::{RolloutSettings, cube_rollout, rollout};
 use crate::search::{MoveFilter, SearchSettings, Searcher};
+use ndarray::Array2;
 
 /// How far the first pass over a roll's moves may fall behind the best and
 /// still be rolled out (gnubg's world-class first filter).
@@ -150,6 +151,19 @@ impl<'a> Analyzer<'a> {
     /// The static cubeless probabilities of the side on roll.
     pub fn evaluate(&self, setup: &Setup) -> Probs {
         self.cubeful.probs(&setup.position)
+    }
+
+    /// The static cubeless probabilities of each position's side on roll,
+    /// one row of five a position (win, win gammon, win backgammon, lose
+    /// gammon, lose backgammon): a batch at the library's boundary, for
+    /// callers that think in arrays (a server's batch request, a
+    /// notebook). The network still evaluates one position at a time.
+    pub fn evaluate_batch(&self, positions: &[crate::backgammon::Position]) -> Array2<f32> {
+        let mut out = Array2::zeros((positions.len(), 5));
+        for (mut row, pos) in out.rows_mut().into_iter().zip(positions) {
+            row.assign(&ndarray::ArrayView1::from(&self.cubeful.probs(pos).0));
+        }
+        out
     }
 
     /// The best candidates of `dice` (at most `candidates` within
@@ -302,6 +316,21 @@ mod tests {
         // A cubeless ranking is money play: no match winning chances.
         assert!(cubeless.moves.iter().all(|m| m.mwc.is_none()));
         assert!(cubeful.moves.iter().all(|m| m.mwc.is_some()));
+    }
+
+    #[test]
+    fn a_batch_is_one_evaluation_a_row() {
+        let eval = Evaluator::new(shipped_model().unwrap());
+        let analyzer = Analyzer::new(&eval);
+        let positions: Vec<_> = ["4HPwATDgc/ABMA", "EwAAsAEAAAAAAA", "4P8PAAABAAAAAA"]
+            .iter()
+            .map(|id| crate::notation::position_id::decode(id).unwrap())
+            .collect();
+        let batch = analyzer.evaluate_batch(&positions);
+        assert_eq!(batch.dim(), (3, 5));
+        for (row, pos) in batch.rows().into_iter().zip(&positions) {
+            assert_eq!(row.to_vec(), eval.probs(pos).0.to_vec());
+        }
     }
 
     #[test]

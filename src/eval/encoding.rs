@@ -72,6 +72,20 @@ impl NetKind {
     }
 }
 
+/// The network inputs of a batch of positions, one row each: the shape a
+/// training sample matrix or an array-minded caller wants. The network's
+/// own hot path encodes into a reused slice ([`encode`]) instead.
+pub fn encode_batch(positions: &[Position], kind: NetKind) -> ndarray::Array2<f32> {
+    let mut out = ndarray::Array2::zeros((positions.len(), kind.inputs()));
+    for (mut row, pos) in out.rows_mut().into_iter().zip(positions) {
+        let row = row
+            .as_slice_mut()
+            .expect("the rows of a fresh standard-layout array are contiguous");
+        encode(pos, kind, row);
+    }
+    out
+}
+
 /// Writes the inputs of `pos` (side on roll first) for `kind` into `out`,
 /// which must hold exactly `kind.inputs()` values.
 pub fn encode(pos: &Position, kind: NetKind, out: &mut [f32]) {
@@ -551,6 +565,20 @@ fn extra_features(m: &Masks, escapes: u32, sums: &Sums, out: &mut [f32]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_batch_encodes_each_position_in_its_row() {
+        let positions = [Position::starting(), Position::starting().swap()];
+        for kind in [NetKind::Contact, NetKind::Race] {
+            let batch = encode_batch(&positions, kind);
+            assert_eq!(batch.dim(), (2, kind.inputs()));
+            for (row, pos) in batch.rows().into_iter().zip(&positions) {
+                let mut one = vec![0f32; kind.inputs()];
+                encode(pos, kind, &mut one);
+                assert_eq!(row.to_vec(), one);
+            }
+        }
+    }
     use crate::notation::position_id;
 
     fn features(id: &str) -> [f32; FEATURES_PER_SIDE] {
