@@ -1,7 +1,7 @@
 //! What the shared machinery needs to know about a two-player Kotra game:
 //! turns, results, the network's inputs and outputs, and a documented
-//! greedy player. Self-play training (`train::variant`), n-ply search
-//! (`search::variant`), duels and analysis are written once against this
+//! greedy player. Self-play training (`train::any_game`), n-ply search
+//! (`search::any_game`), duels and analysis are written once against this
 //! trait; Icelandic Kotra and two-player Icehouse Kotra implement it.
 //! Backgammon keeps its own concrete, allocation-free stack on the hot
 //! paths (its networks, bear-off databases and cube are specialised).

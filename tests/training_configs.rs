@@ -3,7 +3,7 @@
 //! fields, broken values) and name only model files the repository has.
 
 use kotra::train::TrainConfig;
-use kotra::train::variant::GameTrainConfig;
+use kotra::train::any_game::GameTrainConfig;
 use std::path::{Path, PathBuf};
 
 fn configs(dir: &str) -> Vec<PathBuf> {

@@ -1,7 +1,7 @@
 //! The other games' training configs: never a panic, and an accepted one
 //! has a usable learning rate and sizes.
 #![no_main]
-use kotra::train::variant::GameTrainConfig;
+use kotra::train::any_game::GameTrainConfig;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

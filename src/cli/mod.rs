@@ -6,11 +6,11 @@ mod bench;
 mod duel;
 mod model_info;
 mod moves;
+mod other_games;
 mod rollout;
 mod score;
 mod show;
 pub mod train;
-mod variant;
 
 use clap::{Parser, Subcommand};
 
@@ -247,10 +247,12 @@ pub fn run(cli: Cli) -> i32 {
                     equalizing_throw: cli.equalizing_throw,
                 },
             };
-            variant::run(&game, cli.command)
+            other_games::run(&game, cli.command)
         }
-        GameName::IcehouseKotra if four_ok => variant::run_four(cli.command),
-        GameName::IcehouseKotra => variant::run(&crate::icehouse::game::IcehouseKotra, cli.command),
+        GameName::IcehouseKotra if four_ok => other_games::run_four(cli.command),
+        GameName::IcehouseKotra => {
+            other_games::run(&crate::icehouse::game::IcehouseKotra, cli.command)
+        }
     };
     match result {
         Ok(()) => 0,

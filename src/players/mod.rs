@@ -1,9 +1,9 @@
 //! Who chooses the moves in a duel or a training measurement: our network
 //! at some ply, PubEval, or a random mover, all behind one trait.
 
+pub mod any_game;
 pub mod duel;
 pub mod four_player;
-pub mod variant;
 
 pub use duel::{DuelResult, duel, duel_reporting};
 

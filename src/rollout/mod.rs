@@ -23,8 +23,8 @@
 //!   through the same dice; both sides double and take by 0-ply cube
 //!   decisions.
 
+pub mod any_game;
 mod trial;
-pub mod variant;
 
 use crate::backgammon::{Dice, Position};
 use crate::cube::{CubeDecision, CubeState};

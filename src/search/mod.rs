@@ -7,9 +7,9 @@
 //! dev-set scoring), and [`Searcher`], cubeful with move filters and a
 //! cache, behind analysis and the UBGI engine.
 
+pub mod any_game;
 mod cache;
 mod engine;
-pub mod variant;
 
 pub use cache::EvalCache;
 pub use engine::{

@@ -8,6 +8,7 @@
 //! makes `epochs` passes over those samples; the new weights go back into
 //! the fast inference path for the next step.
 
+pub mod any_game;
 pub mod average;
 pub mod checkpoint;
 pub mod config;
@@ -18,7 +19,6 @@ pub mod learner;
 pub mod rollout_targets;
 pub mod selfplay;
 pub mod siblings;
-pub mod variant;
 pub(crate) mod win_window;
 
 use crate::eval::{Evaluator, Model};

@@ -5,7 +5,7 @@ use super::duel::DuelResult;
 use super::{NetSpecError, PlayerError, net_spec};
 use crate::eval::game_net::{GameModel, GameNet};
 use crate::game::Game;
-use crate::search::variant::best_turn;
+use crate::search::any_game::best_turn;
 use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};

@@ -7,10 +7,10 @@ use super::rollout::RolloutArgs;
 use super::train::TrainArgs;
 use crate::eval::game_net::{GameModel, GameModelError};
 use crate::game::{After, Game};
-use crate::players::variant::{duel_game_reporting, parse_game_player};
-use crate::rollout::variant::{GameRollout, GameRolloutSettings, roll_out, roll_out_turns};
-use crate::search::variant::{position_outputs, turn_outputs, turn_values};
-use crate::train::variant::{GameTrainConfig, GameTrainer, checkpoint_path};
+use crate::players::any_game::{duel_game_reporting, parse_game_player};
+use crate::rollout::any_game::{GameRollout, GameRolloutSettings, roll_out, roll_out_turns};
+use crate::search::any_game::{position_outputs, turn_outputs, turn_values};
+use crate::train::any_game::{GameTrainConfig, GameTrainer, checkpoint_path};
 use anyhow::{Context, bail};
 
 /// `analyze`'s depth without `--ply`: the deepest that answers at once.
@@ -277,7 +277,7 @@ fn analyze<G: CliGame>(
     let n_out = game.outputs();
     let Some(dice) = dice else {
         let y = position_outputs(game, &net, &s, ply);
-        let equity = crate::search::variant::position_value(game, &net, &s, ply);
+        let equity = crate::search::any_game::position_value(game, &net, &s, ply);
         let chances = game.chances(&y[..n_out]);
         if json {
             let c: serde_json::Map<String, serde_json::Value> = chances
@@ -355,7 +355,7 @@ fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
         ply,
         seed,
         // Only searching trials pay for luck adjustment here
-        // (`rollout::variant`): at 0-ply plain trials are cheaper.
+        // (`rollout::any_game`): at 0-ply plain trials are cheaper.
         variance_reduction: !args.no_variance_reduction && ply > 0,
     };
     let figures = |r: &GameRollout| {

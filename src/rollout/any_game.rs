@@ -24,7 +24,7 @@
 use super::Estimate;
 use crate::eval::game_net::GameNet;
 use crate::game::{After, Game};
-use crate::search::variant::{best_turn, outputs};
+use crate::search::any_game::{best_turn, outputs};
 use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};

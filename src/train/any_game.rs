@@ -9,8 +9,8 @@
 use crate::eval::game_net::{GameModel, GameNet};
 use crate::framed_file::{FrameKind, frame, unframe};
 use crate::game::{After, Game, MAX_TURNS};
-use crate::players::variant::{GamePlayer, duel_game};
-use crate::search::variant::{MAX_OUTPUTS, best_turn};
+use crate::players::any_game::{GamePlayer, duel_game};
+use crate::search::any_game::{MAX_OUTPUTS, best_turn};
 use crate::seed::splitmix;
 use crate::train::learner::{LearnerState, TrainableMlp};
 use burn::optim::{AdamConfig, ModuleOptimizer};
