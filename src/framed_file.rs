@@ -25,6 +25,66 @@ pub enum FrameError {
     Checksum { kind: &'static str },
 }
 
+/// What can go wrong with a framed file of any kind (a model of either
+/// game, a training checkpoint), with the kind of file in each message:
+/// one enum, so that a fix to how files are read, written or decoded
+/// reaches every kind.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    #[error("cannot read {what} {path}: {error}")]
+    Read {
+        what: &'static str,
+        path: std::path::PathBuf,
+        error: std::io::Error,
+    },
+    #[error("cannot write {what} {path}: {error}")]
+    Write {
+        what: &'static str,
+        path: std::path::PathBuf,
+        error: std::io::Error,
+    },
+    #[error(transparent)]
+    Frame(#[from] FrameError),
+    #[error("{what} payload cannot be decoded: {message}")]
+    Decode { what: &'static str, message: String },
+}
+
+/// The bytes of the file at `path` (`what` names the kind in errors).
+pub fn read_file(what: &'static str, path: &std::path::Path) -> Result<Vec<u8>, FileError> {
+    std::fs::read(path).map_err(|error| FileError::Read {
+        what,
+        path: path.to_owned(),
+        error,
+    })
+}
+
+/// Writes `payload` framed as `kind` to `path`, atomically.
+pub fn write_file(
+    what: &'static str,
+    kind: &FrameKind,
+    path: &std::path::Path,
+    payload: &[u8],
+) -> Result<(), FileError> {
+    crate::atomic_file::write(path, &frame(kind, payload)).map_err(|error| FileError::Write {
+        what,
+        path: path.to_owned(),
+        error,
+    })
+}
+
+/// A payload decoded with bincode's standard configuration.
+pub fn decode_payload<T: serde::de::DeserializeOwned>(
+    what: &'static str,
+    payload: &[u8],
+) -> Result<T, FileError> {
+    bincode::serde::decode_from_slice(payload, bincode::config::standard())
+        .map(|(value, _)| value)
+        .map_err(|e| FileError::Decode {
+            what,
+            message: e.to_string(),
+        })
+}
+
 /// What a frame says about itself.
 pub struct FrameKind {
     /// Name used in error messages ("model", "checkpoint").

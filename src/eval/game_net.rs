@@ -4,7 +4,9 @@
 //! chance for Icehouse Kotra), and its model file.
 
 use super::network::{all_finite, hidden_layer, random_weights, sigmoid};
-use crate::framed_file::{FrameError, FrameKind, frame, unframe};
+use crate::framed_file::{
+    FileError, FrameKind, decode_payload, frame, read_file, unframe, write_file,
+};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -126,28 +128,20 @@ pub struct GameModel {
     pub net: GameNet,
 }
 
+/// Names a model file in read, write and decode errors.
+const WHAT: &str = "model file";
+
 #[derive(Debug, thiserror::Error)]
 pub enum GameModelError {
-    #[error("cannot read model file {path}: {error}")]
-    Read {
-        path: PathBuf,
-        error: std::io::Error,
-    },
-    #[error("cannot write model file {path}: {error}")]
-    Write {
-        path: PathBuf,
-        error: std::io::Error,
-    },
+    /// Reading, writing, the frame or the payload.
     #[error(transparent)]
-    Frame(#[from] FrameError),
+    File(#[from] FileError),
     /// A file that was read but is not a usable model of this game.
     #[error("{path}: {error}")]
     Invalid {
         path: PathBuf,
         error: Box<GameModelError>,
     },
-    #[error("model file payload cannot be decoded: {0}")]
-    Decode(String),
     #[error("model is for {found}, not {expected}")]
     Game { found: String, expected: String },
     #[error(
@@ -165,9 +159,13 @@ pub enum GameModelError {
 
 impl GameModel {
     pub fn to_bytes(&self) -> Vec<u8> {
-        let payload = bincode::serde::encode_to_vec(self, bincode::config::standard())
-            .expect("a model always serialises");
-        frame(&KIND, &payload)
+        frame(&KIND, &self.payload())
+    }
+
+    /// The model encoded, before its frame.
+    fn payload(&self) -> Vec<u8> {
+        bincode::serde::encode_to_vec(self, bincode::config::standard())
+            .expect("a model always serialises")
     }
 
     /// Decodes and checks the model against the game's name and shape.
@@ -177,10 +175,8 @@ impl GameModel {
         inputs: usize,
         outputs: usize,
     ) -> Result<GameModel, GameModelError> {
-        let payload = unframe(&KIND, bytes)?;
-        let (model, _): (GameModel, usize) =
-            bincode::serde::decode_from_slice(payload, bincode::config::standard())
-                .map_err(|e| GameModelError::Decode(e.to_string()))?;
+        let payload = unframe(&KIND, bytes).map_err(FileError::from)?;
+        let model: GameModel = decode_payload(WHAT, payload)?;
         if model.game != game {
             return Err(GameModelError::Game {
                 found: model.game,
@@ -197,10 +193,7 @@ impl GameModel {
         inputs: usize,
         outputs: usize,
     ) -> Result<GameModel, GameModelError> {
-        let bytes = std::fs::read(path).map_err(|error| GameModelError::Read {
-            path: path.to_owned(),
-            error,
-        })?;
+        let bytes = read_file(WHAT, path)?;
         GameModel::from_bytes(&bytes, game, inputs, outputs).map_err(|error| {
             GameModelError::Invalid {
                 path: path.to_owned(),
@@ -211,10 +204,7 @@ impl GameModel {
 
     /// Writes atomically (temp file and rename).
     pub fn save(&self, path: &Path) -> Result<(), GameModelError> {
-        crate::atomic_file::write(path, &self.to_bytes()).map_err(|error| GameModelError::Write {
-            path: path.to_owned(),
-            error,
-        })
+        Ok(write_file(WHAT, &KIND, path, &self.payload())?)
     }
 }
 

@@ -8,7 +8,9 @@ use super::encoding::{
     RACE_FEATURES_PER_SIDE_V3, RACE_INPUTS, RAW_PER_SIDE,
 };
 use super::network::{Mlp, OUTPUTS, ShapeError};
-use crate::framed_file::{FrameError, FrameKind, frame, unframe_since};
+use crate::framed_file::{
+    FileError, FrameKind, decode_payload, frame, read_file, unframe_since, write_file,
+};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -116,20 +118,14 @@ impl From<MlpV2> for Mlp {
     }
 }
 
+/// Names a model file in read, write and decode errors.
+const WHAT: &str = "model file";
+
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
-    #[error("cannot read model file {path}: {error}")]
-    Read {
-        path: PathBuf,
-        error: std::io::Error,
-    },
-    #[error("cannot write model file {path}: {error}")]
-    Write {
-        path: PathBuf,
-        error: std::io::Error,
-    },
+    /// Reading, writing, the frame or the payload.
     #[error(transparent)]
-    Frame(#[from] FrameError),
+    File(#[from] FileError),
     /// A file that was read but is not a usable model: which file, since a
     /// run may load several (start, teacher, the extra sets' teachers).
     #[error("{path}: {error}")]
@@ -137,8 +133,6 @@ pub enum ModelError {
         path: PathBuf,
         error: Box<ModelError>,
     },
-    #[error("model file payload cannot be decoded: {0}")]
-    Decode(String),
     #[error("model was trained on input encoding {found}, this build uses {ENCODING_VERSION}")]
     Encoding { found: u32 },
     #[error("{net} network: {error}")]
@@ -246,18 +240,20 @@ impl Model {
     }
 
     pub fn to_bytes(&self) -> Vec<u8> {
-        let payload = bincode::serde::encode_to_vec(self, bincode::config::standard())
-            .expect("a model always serialises");
-        frame(&KIND, &payload)
+        frame(&KIND, &self.payload())
+    }
+
+    /// The model encoded, before its frame.
+    fn payload(&self) -> Vec<u8> {
+        bincode::serde::encode_to_vec(self, bincode::config::standard())
+            .expect("a model always serialises")
     }
 
     pub fn from_bytes(bytes: &[u8]) -> Result<Model, ModelError> {
         fn decode<T: serde::de::DeserializeOwned>(payload: &[u8]) -> Result<T, ModelError> {
-            bincode::serde::decode_from_slice(payload, bincode::config::standard())
-                .map(|(value, _)| value)
-                .map_err(|e| ModelError::Decode(e.to_string()))
+            Ok(decode_payload(WHAT, payload)?)
         }
-        let model: Model = match unframe_since(&KIND, 1, bytes)? {
+        let model: Model = match unframe_since(&KIND, 1, bytes).map_err(FileError::from)? {
             (1, payload) => decode::<ModelV1>(payload)?.into(),
             (2, payload) => decode::<ModelV2>(payload)?.into(),
             (_, payload) => decode(payload)?,
@@ -268,10 +264,7 @@ impl Model {
     }
 
     pub fn load(path: &Path) -> Result<Model, ModelError> {
-        let bytes = std::fs::read(path).map_err(|error| ModelError::Read {
-            path: path.to_owned(),
-            error,
-        })?;
+        let bytes = read_file(WHAT, path)?;
         Model::from_bytes(&bytes).map_err(|error| ModelError::Invalid {
             path: path.to_owned(),
             error: Box::new(error),
@@ -280,10 +273,7 @@ impl Model {
 
     /// Writes atomically (temp file and rename).
     pub fn save(&self, path: &Path) -> Result<(), ModelError> {
-        crate::atomic_file::write(path, &self.to_bytes()).map_err(|error| ModelError::Write {
-            path: path.to_owned(),
-            error,
-        })
+        Ok(write_file(WHAT, &KIND, path, &self.payload())?)
     }
 }
 
@@ -312,11 +302,15 @@ mod tests {
 
         assert!(matches!(
             Model::from_bytes(b"hello world, not a net"),
-            Err(ModelError::Frame(FrameError::Magic { .. }))
+            Err(ModelError::File(FileError::Frame(
+                crate::framed_file::FrameError::Magic { .. }
+            )))
         ));
         assert!(matches!(
             Model::from_bytes(&bytes[..bytes.len() - 10]),
-            Err(ModelError::Frame(FrameError::Truncated { .. }))
+            Err(ModelError::File(FileError::Frame(
+                crate::framed_file::FrameError::Truncated { .. }
+            )))
         ));
 
         let mut old = model.clone();

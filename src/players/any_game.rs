@@ -1,15 +1,13 @@
 //! Players and mirrored duels for the games behind [`Game`]: a network at
 //! some ply, the game's greedy heuristic, or a random mover.
 
-use super::duel::DuelResult;
+use super::duel::{DuelResult, mirrored_pairs};
 use super::{NetSpecError, PlayerError, net_spec};
 use crate::eval::game_net::{GameModel, GameNet};
 use crate::game::Game;
 use crate::search::any_game::best_turn;
-use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
-use rayon::prelude::*;
 use std::path::Path;
 
 /// Who picks the turns.
@@ -85,21 +83,11 @@ pub fn duel_game_reporting<G: Game>(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> DuelResult {
-    if games == 0 {
-        return DuelResult::not_played();
-    }
-    let pairs = games.div_ceil(2);
-    let per_pair: Vec<f64> = (0..pairs)
-        .into_par_iter()
-        .map(|i| {
-            let dice_seed = splitmix(seed ^ splitmix(i));
-            let first = play_one(game, [a, b], dice_seed, splitmix(dice_seed ^ 1));
-            let second = -play_one(game, [b, a], dice_seed, splitmix(dice_seed ^ 2));
-            progress(2);
-            (first + second) as f64 / 2.0
-        })
-        .collect();
-    DuelResult::from_pairs(&per_pair)
+    mirrored_pairs(games, seed, progress, |dice_seed, choice_seeds| {
+        let first = play_one(game, [a, b], dice_seed, choice_seeds[0]);
+        let second = -play_one(game, [b, a], dice_seed, choice_seeds[1]);
+        f64::from(first + second)
+    })
 }
 
 /// One game with `seats[0]` in seat 0; seat 0's net points.

@@ -34,6 +34,25 @@ pub fn duel_reporting(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> DuelResult {
+    mirrored_pairs(games, seed, progress, |dice_seed, choice_seeds| {
+        let first = play_game(a, b, dice_seed, choice_seeds[0]);
+        let second = -play_game(b, a, dice_seed, choice_seeds[1]);
+        f64::from(first + second)
+    })
+}
+
+/// The mirrored-pair driver every game's duels share: `games` games
+/// (rounded up to even; none for 0) as pairs on one dice sequence each,
+/// seats swapped in the second. `pair(dice_seed, [choice seed of each
+/// game])` plays both and gives the first seat's points over the two.
+/// Pairs run in parallel, each seeded from (seed, pair index) alone, so
+/// the result depends on the seed and never on the thread count.
+pub fn mirrored_pairs(
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+    pair: impl Fn(u64, [u64; 2]) -> f64 + Sync,
+) -> DuelResult {
     if games == 0 {
         return DuelResult::not_played();
     }
@@ -42,10 +61,12 @@ pub fn duel_reporting(
         .into_par_iter()
         .map(|i| {
             let dice_seed = splitmix(seed ^ splitmix(i));
-            let first = play_game(a, b, dice_seed, splitmix(dice_seed ^ 1));
-            let second = -play_game(b, a, dice_seed, splitmix(dice_seed ^ 2));
+            let both = pair(
+                dice_seed,
+                [splitmix(dice_seed ^ 1), splitmix(dice_seed ^ 2)],
+            );
             progress(2);
-            (first + second) as f64 / 2.0
+            both / 2.0
         })
         .collect();
     DuelResult::from_pairs(&per_pair)

@@ -8,7 +8,7 @@ use super::config::TrainConfig;
 use super::curve::CurvePoint;
 use super::learner::LearnerState;
 use crate::eval::Model;
-use crate::framed_file::{FrameError, FrameKind, frame, unframe};
+use crate::framed_file::{FileError, FrameKind, decode_payload, read_file, unframe, write_file};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -45,47 +45,31 @@ pub struct Checkpoint {
     pub curve: Vec<CurvePoint>,
 }
 
+/// Names a checkpoint in read, write and decode errors.
+const WHAT: &str = "checkpoint";
+
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
-    #[error("cannot read checkpoint {path}: {error}")]
-    Read {
-        path: PathBuf,
-        error: std::io::Error,
-    },
-    #[error("cannot write checkpoint {path}: {error}")]
-    Write {
-        path: PathBuf,
-        error: std::io::Error,
-    },
+    /// Reading, writing, the frame or the payload.
     #[error(transparent)]
-    Frame(#[from] FrameError),
+    File(#[from] FileError),
     /// A file that was read but is not a usable checkpoint.
     #[error("{path}: {error}")]
     Invalid {
         path: PathBuf,
         error: Box<CheckpointError>,
     },
-    #[error("checkpoint payload cannot be decoded: {0}")]
-    Decode(String),
 }
 
 impl Checkpoint {
     pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
         let payload = bincode::serde::encode_to_vec(self, bincode::config::standard())
             .expect("a checkpoint always serialises");
-        crate::atomic_file::write(path, &frame(&KIND, &payload)).map_err(|error| {
-            CheckpointError::Write {
-                path: path.to_owned(),
-                error,
-            }
-        })
+        Ok(write_file(WHAT, &KIND, path, &payload)?)
     }
 
     pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
-        let bytes = std::fs::read(path).map_err(|error| CheckpointError::Read {
-            path: path.to_owned(),
-            error,
-        })?;
+        let bytes = read_file(WHAT, path)?;
         Checkpoint::from_bytes(&bytes).map_err(|error| CheckpointError::Invalid {
             path: path.to_owned(),
             error: Box::new(error),
@@ -94,13 +78,12 @@ impl Checkpoint {
 
     /// Decodes and checks a checkpoint file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
-        let payload = unframe(&KIND, bytes)?;
-        let (c, _): (Checkpoint, usize) =
-            bincode::serde::decode_from_slice(payload, bincode::config::standard())
-                .map_err(|e| CheckpointError::Decode(e.to_string()))?;
-        c.model
-            .validate()
-            .map_err(|e| CheckpointError::Decode(e.to_string()))?;
+        let payload = unframe(&KIND, bytes).map_err(FileError::from)?;
+        let c: Checkpoint = decode_payload(WHAT, payload)?;
+        c.model.validate().map_err(|e| FileError::Decode {
+            what: WHAT,
+            message: e.to_string(),
+        })?;
         Ok(c)
     }
 }
