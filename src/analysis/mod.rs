@@ -275,9 +275,9 @@ impl<'a> Analyzer<'a> {
             settings,
             progress,
         );
-        // On the dev cube set our 1,296-trial rollouts' probabilities
-        // decide better than the static network's (training/README.md,
-        // "Back games by rollouts").
+        // Rolled-out probabilities decide better than the static
+        // network's (training/notes/notebook.md, "Back games by
+        // rollouts").
         let probs = Probs(result.probs.map(|e| e.mean as f32)).consistent();
         let d = static_cube_decision(pos, &probs, &state);
         let cube = RolledCube::FromProbs(CubeReport::new(settings.ply, d, probs, &state));

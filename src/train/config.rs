@@ -225,7 +225,7 @@ impl Default for TrainConfig {
 /// a game's end, past what any search of the teacher sees: fed to our cube
 /// model, the shipped network's own 1,296-trial rollouts err 3.93 mp on the
 /// dev cube set where its static values err 7.40, and a rollout set is
-/// how a bank of them is built (training/README.md, "Back games by
+/// how a bank of them is built (training/notes/notebook.md, "Back games by
 /// rollouts").
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -306,7 +306,7 @@ impl ExtraSet {
 /// 0-ply on the dev set's races, above all in gammon- and
 /// backgammon-saving endings. Its own search values inherit those
 /// errors, so rollouts (`race_rollout_trials`) are its targets of choice
-/// (training/README.md, "The race network").
+/// (training/notes/notebook.md, "The race network").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DistillNets {
