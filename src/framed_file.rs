@@ -72,12 +72,20 @@ pub fn write_file(
     })
 }
 
-/// A payload decoded with bincode's standard configuration.
+/// The most bytes a payload may claim for its strings and arrays. The
+/// largest real file (a training checkpoint with its Adam moments and two
+/// models) is a few megabytes; without a limit a hostile length field
+/// made the decoder ask for 5 exabytes and abort the process.
+const DECODE_LIMIT: usize = 1 << 28;
+
+/// A payload decoded with bincode's standard configuration, lengths
+/// bounded by [`DECODE_LIMIT`].
 pub fn decode_payload<T: serde::de::DeserializeOwned>(
     what: &'static str,
     payload: &[u8],
 ) -> Result<T, FileError> {
-    bincode::serde::decode_from_slice(payload, bincode::config::standard())
+    let config = bincode::config::standard().with_limit::<DECODE_LIMIT>();
+    bincode::serde::decode_from_slice(payload, config)
         .map(|(value, _)| value)
         .map_err(|e| FileError::Decode {
             what,

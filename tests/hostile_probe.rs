@@ -426,3 +426,32 @@ fn tables_have_headers_and_percentages_never_print_negative() {
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(!s.contains("/work/") && !s.contains("/tmp/"), "{s}");
 }
+
+/// Inputs the fuzzers (fuzz/) crashed on, kept as regression tests: a
+/// model file whose weight array does not fit its sizes (a slice out of
+/// range while upgrading its encoding), a game model whose length field
+/// asked for exabytes (the process aborted), and UBGI lines of multi-byte
+/// garbage whose echo made a 406-byte error line.
+#[test]
+fn what_the_fuzzers_found_is_refused_cleanly() {
+    let data = |name: &str| {
+        std::fs::read(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/fuzz-crashes")
+                .join(name),
+        )
+        .unwrap()
+    };
+    assert!(kotra::eval::Model::from_bytes(&data("model_file.bin")).is_err());
+    let game_model = data("game_model_file.bin");
+    for (game, inputs, outputs) in [("icelandic-kotra", 206, 20), ("icehouse-kotra", 396, 1)] {
+        assert!(
+            kotra::eval::game_net::GameModel::from_bytes(&game_model, game, inputs, outputs)
+                .is_err()
+        );
+    }
+    let text = String::from_utf8_lossy(&data("ubgi.txt")).replace("engine.ply", "engine.plyx");
+    for line in ubgi(&text) {
+        assert!(line.len() < 300, "{} bytes: {line}", line.len());
+    }
+}

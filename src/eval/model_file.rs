@@ -281,6 +281,11 @@ impl Model {
 /// blocks of `new_side`: the inputs appended to each block get zero weights.
 fn widen_inputs(net: &mut Mlp, old_side: usize, new_side: usize) {
     let h = net.hidden;
+    // A file whose weight array does not fit its own sizes is left as it
+    // is, for `validate` to refuse.
+    if net.w1.len() != net.inputs * h {
+        return;
+    }
     let mut w1 = vec![0f32; 2 * new_side * h];
     for side in 0..2 {
         let from = &net.w1[side * old_side * h..(side + 1) * old_side * h];

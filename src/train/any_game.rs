@@ -222,9 +222,8 @@ impl<'g, G: Game> GameTrainer<'g, G> {
         };
         let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
         let payload = unframe(&CHECKPOINT, &bytes).map_err(|e| bad(e.to_string()))?;
-        let (ck, _): (Checkpoint, usize) =
-            bincode::serde::decode_from_slice(payload, bincode::config::standard())
-                .map_err(|e| bad(format!("cannot be decoded: {e}")))?;
+        let ck: Checkpoint = crate::framed_file::decode_payload("checkpoint", payload)
+            .map_err(|e| bad(e.to_string()))?;
         let model = GameModel::from_bytes(
             &ck.model.to_bytes(),
             game.name(),

@@ -1,5 +1,5 @@
 //! The learning curve: one row per measurement, kept in the checkpoint and
-//! written out as CSV and as a PNG chart after every measurement.
+//! written out as CSV and as a labelled PNG chart after every measurement.
 
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -72,137 +72,233 @@ pub fn to_csv(points: &[CurvePoint]) -> String {
     s
 }
 
+/// The points of a `curve.csv` (the columns [`to_csv`] writes; `NaN` where
+/// nothing was measured).
+pub fn from_csv(text: &str) -> Result<Vec<CurvePoint>, String> {
+    let mut lines = text.lines();
+    let header = lines.next().ok_or("an empty curve file")?;
+    if header != to_csv(&[]).trim_end() {
+        return Err(format!("unknown curve columns {header:?}"));
+    }
+    lines
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, line)| {
+            let v: Vec<f64> = line
+                .split(',')
+                .map(|x| x.trim().parse::<f64>())
+                .collect::<Result<_, _>>()
+                .map_err(|e| format!("curve line {}: {e}", i + 2))?;
+            let [games, seconds, lc, lr, ppg, se, ppgp, sep, dev, lcr] = v[..] else {
+                return Err(format!("curve line {}: {} columns, not 10", i + 2, v.len()));
+            };
+            Ok(CurvePoint {
+                games: games as u64,
+                seconds,
+                loss_contact: lc,
+                loss_race: lr,
+                ppg_pubeval: ppg,
+                se_pubeval: se,
+                ppg_previous: ppgp,
+                se_previous: sep,
+                dev_mp: dev,
+                loss_crashed: lcr,
+            })
+        })
+        .collect()
+}
+
 /// Writes `curve.csv` and `curve.png` into `dir`.
 pub fn write(dir: &Path, points: &[CurvePoint]) -> std::io::Result<()> {
     crate::atomic_file::write(&dir.join("curve.csv"), to_csv(points).as_bytes())?;
-    let ppg: Vec<(f64, f64)> = points
-        .iter()
-        .filter(|p| p.ppg_pubeval.is_finite())
-        .map(|p| (p.games as f64, p.ppg_pubeval))
-        .collect();
-    let dev: Vec<(f64, f64)> = points
-        .iter()
-        .filter(|p| p.dev_mp.is_finite())
-        .map(|p| (p.games as f64, p.dev_mp))
-        .collect();
-    let png = chart(&[(&ppg, [30, 90, 200]), (&dev, [200, 50, 40])]);
+    let png = chart(points).map_err(std::io::Error::other)?;
     crate::atomic_file::write(&dir.join("curve.png"), &png)
 }
 
-/// Points (x, y) and the colour to draw them in.
-type Series<'a> = (&'a [(f64, f64)], [u8; 3]);
+const W: u32 = 900;
+/// What the x axis counts: a self-play run measures every so many games,
+/// a distillation after every epoch.
+const X_DESC: &str = "games played (epochs in a distillation)";
+const H: u32 = 900;
 
-const W: usize = 640;
-const H: usize = 400;
-const MARGIN: usize = 30;
+/// The font every chart's text is drawn in (DejaVu Sans, under the
+/// Bitstream Vera licence in `fonts/`), compiled in so that a chart looks
+/// the same on any machine, with or without system fonts.
+static FONT: &[u8] = include_bytes!("fonts/DejaVuSans.ttf");
 
-/// A line chart: each series scaled to its own range over the same x axis
-/// (blue: ppg against PubEval, rising is better; red: dev-set error in mp,
-/// falling is better), light grid lines at tenths. Exact values are in
-/// the CSV.
-fn chart(series: &[Series]) -> Vec<u8> {
-    let mut img = vec![255u8; W * H * 3];
-    let put = |img: &mut Vec<u8>, x: usize, y: usize, c: [u8; 3]| {
-        if x < W && y < H {
-            img[(y * W + x) * 3..][..3].copy_from_slice(&c);
-        }
-    };
-    for k in 0..=10 {
-        let y = MARGIN + k * (H - 2 * MARGIN) / 10;
-        let x = MARGIN + k * (W - 2 * MARGIN) / 10;
-        for i in MARGIN..=W - MARGIN {
-            put(&mut img, i, y, [225, 225, 225]);
-        }
-        for j in MARGIN..=H - MARGIN {
-            put(&mut img, x, j, [225, 225, 225]);
-        }
-    }
-    let xmax = series
-        .iter()
-        .flat_map(|(s, _)| s.iter().map(|p| p.0))
-        .fold(1.0, f64::max);
-    for &(points, colour) in series {
-        if points.is_empty() {
-            continue;
-        }
-        let lo = points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
-        let hi = points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
-        let span = (hi - lo).max(1e-9);
-        let to_px = |&(x, y): &(f64, f64)| {
-            let px = MARGIN as f64 + x / xmax * (W - 2 * MARGIN) as f64;
-            let py = (H - MARGIN) as f64 - (y - lo) / span * (H - 2 * MARGIN) as f64;
-            (px, py)
+fn register_font() {
+    use std::sync::Once;
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // Registration only fails on a malformed font; the one compiled in
+        // is not.
+        let _ =
+            plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, FONT);
+    });
+}
+
+/// The learning curve as a PNG: three panels over the games played, each
+/// with its title, axis labels and values: the points per game against
+/// PubEval with ± one standard error (rising is better), the dev set's
+/// mean error in millipoints (falling is better), and each network's
+/// training loss. Exact values are in the CSV.
+pub fn chart(points: &[CurvePoint]) -> Result<Vec<u8>, String> {
+    use plotters::prelude::*;
+    register_font();
+    let mut rgb = vec![255u8; (W * H * 3) as usize];
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, (W, H)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let root = root
+            .titled("kotra-ai learning curve", ("sans-serif", 26))
+            .map_err(|e| e.to_string())?;
+        let panels = root.split_evenly((3, 1));
+        let games_max = points.iter().map(|p| p.games).max().unwrap_or(1).max(1) as f64;
+        let finite = |v: &[f64]| -> Option<(f64, f64)> {
+            let v: Vec<f64> = v.iter().copied().filter(|x| x.is_finite()).collect();
+            let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            (!v.is_empty()).then(|| {
+                let pad = ((hi - lo) * 0.1).max(1e-6);
+                (lo - pad, hi + pad)
+            })
         };
-        let mut prev = to_px(&points[0]);
-        for p in points {
-            let cur = to_px(p);
-            let steps = ((cur.0 - prev.0).abs().max((cur.1 - prev.1).abs()) as usize).max(1);
-            for s in 0..=steps {
-                let t = s as f64 / steps as f64;
-                let (x, y) = (prev.0 + t * (cur.0 - prev.0), prev.1 + t * (cur.1 - prev.1));
-                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                    put(&mut img, x as usize + dx, y as usize + dy, colour);
-                }
-            }
-            prev = cur;
+        // Points per game against PubEval, with error bars.
+        let ppg: Vec<&CurvePoint> = points
+            .iter()
+            .filter(|p| p.ppg_pubeval.is_finite())
+            .collect();
+        let bounds: Vec<f64> = ppg
+            .iter()
+            .flat_map(|p| [p.ppg_pubeval - p.se_pubeval, p.ppg_pubeval + p.se_pubeval])
+            .collect();
+        let (lo, hi) = finite(&bounds).unwrap_or((-1.0, 1.0));
+        let mut c = ChartBuilder::on(&panels[0])
+            .caption(
+                "points per game against PubEval (± 1 SE)",
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0f64..games_max, lo..hi)
+            .map_err(|e| e.to_string())?;
+        c.configure_mesh()
+            .x_desc(X_DESC)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_desc("ppg")
+            .draw()
+            .map_err(|e| e.to_string())?;
+        c.draw_series(LineSeries::new(
+            ppg.iter().map(|p| (p.games as f64, p.ppg_pubeval)),
+            &BLUE,
+        ))
+        .map_err(|e| e.to_string())?;
+        c.draw_series(ppg.iter().map(|p| {
+            ErrorBar::new_vertical(
+                p.games as f64,
+                p.ppg_pubeval - p.se_pubeval,
+                p.ppg_pubeval,
+                p.ppg_pubeval + p.se_pubeval,
+                BLUE.filled(),
+                6,
+            )
+        }))
+        .map_err(|e| e.to_string())?;
+        // Dev-set error.
+        let dev: Vec<(f64, f64)> = points
+            .iter()
+            .filter(|p| p.dev_mp.is_finite())
+            .map(|p| (p.games as f64, p.dev_mp))
+            .collect();
+        let (lo, hi) = finite(&dev.iter().map(|d| d.1).collect::<Vec<_>>()).unwrap_or((0.0, 1.0));
+        let mut c = ChartBuilder::on(&panels[1])
+            .caption(
+                "dev set: mean move error (mp, gnubg 2-ply labels)",
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0f64..games_max, lo..hi)
+            .map_err(|e| e.to_string())?;
+        c.configure_mesh()
+            .x_desc(X_DESC)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_desc("mp")
+            .draw()
+            .map_err(|e| e.to_string())?;
+        c.draw_series(LineSeries::new(dev.iter().copied(), &RED))
+            .map_err(|e| e.to_string())?;
+        c.draw_series(dev.iter().map(|&p| Circle::new(p, 3, RED.filled())))
+            .map_err(|e| e.to_string())?;
+        // Training losses, one line per network.
+        let losses: [LossLine; 3] = [
+            ("contact", BLUE, series(points, |p| p.loss_contact)),
+            ("race", GREEN, series(points, |p| p.loss_race)),
+            ("crashed", MAGENTA, series(points, |p| p.loss_crashed)),
+        ];
+        let all: Vec<f64> = losses
+            .iter()
+            .flat_map(|l| l.2.iter().map(|p| p.1))
+            .collect();
+        let (lo, hi) = finite(&all).unwrap_or((0.0, 1.0));
+        let mut c = ChartBuilder::on(&panels[2])
+            .caption(
+                "training loss (mean squared error) per network",
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0f64..games_max, lo.max(0.0)..hi)
+            .map_err(|e| e.to_string())?;
+        c.configure_mesh()
+            .x_desc(X_DESC)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_desc("loss")
+            .y_label_formatter(&|v| format!("{v:.1e}"))
+            .draw()
+            .map_err(|e| e.to_string())?;
+        for (name, colour, line) in losses.iter().filter(|l| !l.2.is_empty()) {
+            let colour = *colour;
+            c.draw_series(LineSeries::new(line.iter().copied(), colour))
+                .map_err(|e| e.to_string())?
+                .label(*name)
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], colour));
         }
+        c.configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
+        root.present().map_err(|e| e.to_string())?;
     }
-    png_rgb(W, H, &img)
+    encode_png(&rgb)
 }
 
-/// A minimal PNG encoder: RGB, 8 bits, stored (uncompressed) deflate blocks.
-fn png_rgb(w: usize, h: usize, rgb: &[u8]) -> Vec<u8> {
-    let mut raw = Vec::with_capacity(h * (w * 3 + 1));
-    for row in rgb.chunks_exact(w * 3) {
-        raw.push(0);
-        raw.extend_from_slice(row);
-    }
-    let mut z = vec![0x78, 0x01];
-    let blocks: Vec<&[u8]> = raw.chunks(65_535).collect();
-    for (i, b) in blocks.iter().enumerate() {
-        z.push((i + 1 == blocks.len()) as u8);
-        z.extend_from_slice(&(b.len() as u16).to_le_bytes());
-        z.extend_from_slice(&(!(b.len() as u16)).to_le_bytes());
-        z.extend_from_slice(b);
-    }
-    let (mut a, mut b) = (1u32, 0u32);
-    for &byte in &raw {
-        a = (a + byte as u32) % 65_521;
-        b = (b + a) % 65_521;
-    }
-    z.extend_from_slice(&((b << 16) | a).to_be_bytes());
-    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
-    let mut ihdr = Vec::new();
-    ihdr.extend_from_slice(&(w as u32).to_be_bytes());
-    ihdr.extend_from_slice(&(h as u32).to_be_bytes());
-    ihdr.extend_from_slice(&[8, 2, 0, 0, 0]);
-    chunk(&mut out, b"IHDR", &ihdr);
-    chunk(&mut out, b"IDAT", &z);
-    chunk(&mut out, b"IEND", &[]);
-    out
+/// A network's name, colour and (x, loss) points.
+type LossLine = (&'static str, plotters::style::RGBColor, Vec<(f64, f64)>);
+
+/// The finite values of one column, against the games.
+fn series(points: &[CurvePoint], value: impl Fn(&CurvePoint) -> f64) -> Vec<(f64, f64)> {
+    points
+        .iter()
+        .filter(|p| value(p).is_finite())
+        .map(|p| (p.games as f64, value(p)))
+        .collect()
 }
 
-fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-    out.extend_from_slice(kind);
-    out.extend_from_slice(data);
-    let crc = crc32(kind.iter().chain(data));
-    out.extend_from_slice(&crc.to_be_bytes());
-}
-
-fn crc32<'a>(bytes: impl Iterator<Item = &'a u8>) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= b as u32;
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xedb8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
+/// An RGB buffer of the chart's size as a PNG file's bytes.
+fn encode_png(rgb: &[u8]) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, W, H);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+    writer.write_image_data(rgb).map_err(|e| e.to_string())?;
+    writer.finish().map_err(|e| e.to_string())?;
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -210,11 +306,53 @@ mod tests {
     use super::*;
 
     #[test]
-    fn crc_and_png_structure() {
-        assert_eq!(crc32(b"IEND".iter()), 0xae42_6082);
-        let png = chart(&[(&[(0.0, 0.1), (10.0, 0.4)], [0, 0, 255])]);
+    fn the_chart_is_a_png_of_its_size() {
+        let point = |games: u64, ppg: f64, dev: f64| CurvePoint {
+            games,
+            seconds: 1.0,
+            loss_contact: 2e-3 / games as f64,
+            loss_race: 1e-3,
+            ppg_pubeval: ppg,
+            se_pubeval: 0.02,
+            ppg_previous: f64::NAN,
+            se_previous: f64::NAN,
+            dev_mp: dev,
+            loss_crashed: f64::NAN,
+        };
+        let png = chart(&[point(1000, 0.2, 9.0), point(2000, 0.4, 6.0)]).unwrap();
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
-        assert_eq!(&png[png.len() - 8..png.len() - 4], b"IEND");
+        // IHDR: width and height, big-endian, after the 8-byte signature
+        // and the chunk's length and type.
+        assert_eq!(
+            &png[16..24],
+            &[&W.to_be_bytes()[..], &H.to_be_bytes()[..]].concat()[..]
+        );
+        // Nothing measured yet still draws (empty panels).
+        assert!(chart(&[]).is_ok());
+    }
+
+    #[test]
+    fn the_csv_reads_back() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/models/kotra-v29-curve.csv"
+        ))
+        .unwrap();
+        let points = from_csv(&text).unwrap();
+        assert!(points.len() > 10);
+        assert_eq!(to_csv(&points), text);
+        assert!(from_csv("games,seconds\n1,2\n").is_err());
+    }
+
+    /// Redraws the shipped network's chart from its CSV:
+    /// `cargo test --release redraw_the_shipped_curve -- --ignored`.
+    #[test]
+    #[ignore]
+    fn redraw_the_shipped_curve() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/models/");
+        let text = std::fs::read_to_string(format!("{dir}kotra-v29-curve.csv")).unwrap();
+        let png = chart(&from_csv(&text).unwrap()).unwrap();
+        std::fs::write(format!("{dir}kotra-v29-curve.png"), png).unwrap();
     }
 
     #[test]

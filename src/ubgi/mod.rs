@@ -41,16 +41,22 @@ impl Refusal {
 /// without being held in memory.
 pub const MAX_LINE: usize = 4096;
 
-/// The most characters of an error line's detail, which may repeat the
-/// refused input.
-const DETAIL_CHARS: usize = 160;
+/// The most bytes of an error line's detail, which may repeat the refused
+/// input (counted in bytes: 160 characters of a multi-byte script made a
+/// 400-byte line).
+const DETAIL_BYTES: usize = 200;
 
-/// `text`, cut to [`DETAIL_CHARS`] characters with "..." when longer.
+/// `text`, cut to at most [`DETAIL_BYTES`] bytes (at a character
+/// boundary) with "..." when longer.
 fn short(text: &str) -> String {
-    match text.char_indices().nth(DETAIL_CHARS) {
-        Some((at, _)) => format!("{}...", &text[..at]),
-        None => text.to_string(),
+    if text.len() <= DETAIL_BYTES {
+        return text.to_string();
     }
+    let mut at = DETAIL_BYTES;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    format!("{}...", &text[..at])
 }
 
 /// What [`read_line`] found.
