@@ -173,22 +173,13 @@ pub fn chart(points: &[CurvePoint]) -> Result<Vec<u8>, String> {
             .flat_map(|p| [p.ppg_pubeval - p.se_pubeval, p.ppg_pubeval + p.se_pubeval])
             .collect();
         let (lo, hi) = finite(&bounds).unwrap_or((-1.0, 1.0));
-        let mut c = ChartBuilder::on(&panels[0])
-            .caption(
-                "points per game against PubEval (± 1 SE)",
-                ("sans-serif", 18),
-            )
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64)
-            .build_cartesian_2d(0f64..games_max, lo..hi)
-            .map_err(|e| e.to_string())?;
-        c.configure_mesh()
-            .x_desc(X_DESC)
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_desc("ppg")
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let mut c = panel(
+            &panels[0],
+            "points per game against PubEval (± 1 SE)",
+            games_max,
+            (lo, hi),
+            "ppg",
+        )?;
         c.draw_series(LineSeries::new(
             ppg.iter().map(|p| (p.games as f64, p.ppg_pubeval)),
             &BLUE,
@@ -212,22 +203,13 @@ pub fn chart(points: &[CurvePoint]) -> Result<Vec<u8>, String> {
             .map(|p| (p.games as f64, p.dev_mp))
             .collect();
         let (lo, hi) = finite(&dev.iter().map(|d| d.1).collect::<Vec<_>>()).unwrap_or((0.0, 1.0));
-        let mut c = ChartBuilder::on(&panels[1])
-            .caption(
-                "dev set: mean move error (mp, gnubg 2-ply labels)",
-                ("sans-serif", 18),
-            )
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64)
-            .build_cartesian_2d(0f64..games_max, lo..hi)
-            .map_err(|e| e.to_string())?;
-        c.configure_mesh()
-            .x_desc(X_DESC)
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_desc("mp")
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let mut c = panel(
+            &panels[1],
+            "dev set: mean move error (mp, gnubg 2-ply labels)",
+            games_max,
+            (lo, hi),
+            "mp",
+        )?;
         c.draw_series(LineSeries::new(dev.iter().copied(), &RED))
             .map_err(|e| e.to_string())?;
         c.draw_series(dev.iter().map(|&p| Circle::new(p, 3, RED.filled())))
@@ -243,23 +225,13 @@ pub fn chart(points: &[CurvePoint]) -> Result<Vec<u8>, String> {
             .flat_map(|l| l.2.iter().map(|p| p.1))
             .collect();
         let (lo, hi) = finite(&all).unwrap_or((0.0, 1.0));
-        let mut c = ChartBuilder::on(&panels[2])
-            .caption(
-                "training loss (mean squared error) per network",
-                ("sans-serif", 18),
-            )
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64)
-            .build_cartesian_2d(0f64..games_max, lo.max(0.0)..hi)
-            .map_err(|e| e.to_string())?;
-        c.configure_mesh()
-            .x_desc(X_DESC)
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_desc("loss")
-            .y_label_formatter(&|v| format!("{v:.1e}"))
-            .draw()
-            .map_err(|e| e.to_string())?;
+        let mut c = panel(
+            &panels[2],
+            "training loss (mean squared error) per network",
+            games_max,
+            (lo.max(0.0), hi),
+            "loss",
+        )?;
         for (name, colour, line) in losses.iter().filter(|l| !l.2.is_empty()) {
             let colour = *colour;
             c.draw_series(LineSeries::new(line.iter().copied(), colour))
@@ -275,6 +247,54 @@ pub fn chart(points: &[CurvePoint]) -> Result<Vec<u8>, String> {
         root.present().map_err(|e| e.to_string())?;
     }
     encode_png(&rgb)
+}
+
+/// One panel's chart over the games, with its caption, grid, axis names
+/// and values.
+fn panel<'a, 'b>(
+    area: &'a plotters::drawing::DrawingArea<
+        plotters::backend::BitMapBackend<'b>,
+        plotters::coord::Shift,
+    >,
+    caption: &str,
+    games_max: f64,
+    (lo, hi): (f64, f64),
+    y_desc: &str,
+) -> Result<
+    plotters::chart::ChartContext<
+        'a,
+        plotters::backend::BitMapBackend<'b>,
+        plotters::coord::cartesian::Cartesian2d<
+            plotters::coord::types::RangedCoordf64,
+            plotters::coord::types::RangedCoordf64,
+        >,
+    >,
+    String,
+> {
+    use plotters::prelude::*;
+    let mut c = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(64)
+        .build_cartesian_2d(0f64..games_max, lo..hi)
+        .map_err(|e| e.to_string())?;
+    // Small values (losses) in scientific notation, the rest plainly.
+    let small = hi.abs().max(lo.abs()) < 0.01;
+    c.configure_mesh()
+        .x_desc(X_DESC)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_desc(y_desc)
+        .y_label_formatter(&|v| {
+            if small {
+                format!("{v:.1e}")
+            } else {
+                format!("{v:.2}")
+            }
+        })
+        .draw()
+        .map_err(|e| e.to_string())?;
+    Ok(c)
 }
 
 /// A network's name, colour and (x, loss) points.
