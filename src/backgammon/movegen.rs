@@ -1,5 +1,10 @@
 //! Legal turns: every distinct position the mover can reach with a roll.
 //!
+//! (Over 600 lines on purpose: the fast generator's three paths and the
+//! reference algorithm they are tested against belong together, and
+//! splitting the hot path across files would hide how they share the
+//! move list.)
+//!
 //! The rules (§7–9 and the reference algorithm §14 of backgammon.md) are
 //! implemented twice on purpose:
 //! - [`legal_moves`] is the fast generator used everywhere. Non-doubles with

@@ -4,6 +4,7 @@
 mod analyze;
 mod bench;
 mod duel;
+mod four_player;
 mod model_info;
 mod moves;
 mod other_games;
@@ -249,7 +250,7 @@ pub fn run(cli: Cli) -> i32 {
             };
             other_games::run(&game, cli.command)
         }
-        GameName::IcehouseKotra if four_ok => other_games::run_four(cli.command),
+        GameName::IcehouseKotra if four_ok => four_player::run_four(cli.command),
         GameName::IcehouseKotra => {
             other_games::run(&crate::icehouse::game::IcehouseKotra, cli.command)
         }

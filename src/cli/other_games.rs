@@ -92,7 +92,7 @@ impl CliGame for crate::icehouse::game::IcehouseKotra {
 
 /// An Icehouse Kotra position whose game has ended is refused, as a
 /// finished game is in the other games.
-fn refuse_ended(text: &str, p: &crate::icehouse::Position) -> anyhow::Result<()> {
+pub(super) fn refuse_ended(text: &str, p: &crate::icehouse::Position) -> anyhow::Result<()> {
     if p.outcome().is_some() {
         bail!("bad position {text:?}: the game is over");
     }
@@ -110,7 +110,7 @@ fn model_arg<G: CliGame>(game: &G, path: Option<&std::path::Path>) -> anyhow::Re
     })
 }
 
-fn dice_arg<G: Game>(game: &G, dice: Option<&str>) -> anyhow::Result<(u8, u8)> {
+pub(super) fn dice_arg<G: Game>(game: &G, dice: Option<&str>) -> anyhow::Result<(u8, u8)> {
     let text = dice.context("--dice is required (e.g. --dice 31)")?;
     let faces = game.die_faces();
     let b = text.as_bytes();
@@ -516,164 +516,4 @@ fn train<G: CliGame>(game: &G, args: TrainArgs) -> anyhow::Result<()> {
         model_path.display()
     );
     Ok(())
-}
-
-/// Four-player Icehouse Kotra: show, moves, analyze (max-n) and duel (the
-/// win share of one seat against three others).
-pub fn run_four(command: Command) -> anyhow::Result<()> {
-    use crate::icehouse::maxn::{maxn_choice, shares};
-    use crate::players::four_player::{FourPlayer, seat_share};
-    let parse = |text: &str| -> anyhow::Result<crate::icehouse::Position> {
-        let p = crate::icehouse::parse_position(text)
-            .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))?;
-        if p.players != 4 {
-            bail!("--players 4 needs a four-seat position (start4, or S:, W:, N:, E: parts)");
-        }
-        refuse_ended(text, &p)?;
-        Ok(p)
-    };
-    let game = crate::icehouse::game::IcehouseKotra;
-    match command {
-        Command::Show { position } => {
-            let p = parse(&position)?;
-            println!(
-                "{}\n{}",
-                crate::icehouse::ascii_board(&p),
-                crate::icehouse::position_text(&p)
-            );
-            Ok(())
-        }
-        Command::Moves {
-            position,
-            dice,
-            json,
-        } => {
-            let p = parse(&position)?;
-            let (d1, d2) = dice_arg(&game, dice.as_deref())?;
-            let turns = crate::icehouse::legal_turns(&p, d1, d2);
-            // The position each turn leaves, with the next seat to move
-            // (a turn's own position still has the mover to move).
-            let next = |t: &crate::icehouse::Turn| {
-                if t.position.outcome().is_some() {
-                    t.position
-                } else {
-                    t.position.passed()
-                }
-            };
-            if json {
-                let moves: Vec<_> = turns
-                    .iter()
-                    .map(|t| {
-                        serde_json::json!({
-                            "move": t.text(),
-                            "position": crate::icehouse::position_text(&next(t)),
-                            "game_over": t.position.outcome().is_some(),
-                        })
-                    })
-                    .collect();
-                let pick = maxn_choice(&p, &turns);
-                println!(
-                    "{}",
-                    serde_json::json!({ "moves": moves, "maxn_choice": pick })
-                );
-            } else {
-                for (i, t) in turns.iter().enumerate() {
-                    println!(
-                        "{:>3}. {}  => {}",
-                        i + 1,
-                        t.text(),
-                        crate::icehouse::position_text(&next(t))
-                    );
-                }
-            }
-            Ok(())
-        }
-        Command::Analyze {
-            position,
-            dice,
-            ply,
-            model,
-            json,
-        } => {
-            if model.is_some() {
-                bail!(
-                    "four-player analysis uses no network (max-n over the greedy shares): leave out --model"
-                );
-            }
-            // 0: the greedy choice; 1: max-n, one reply of the next seat deep.
-            let ply = ply.unwrap_or(1);
-            if ply > 1 {
-                bail!("--ply must be 0 (greedy) or 1 (max-n) for four-player Icehouse Kotra");
-            }
-            let p = parse(&position)?;
-            let (d1, d2) = dice_arg(&game, dice.as_deref())?;
-            let turns = crate::icehouse::legal_turns(&p, d1, d2);
-            let pick = if ply == 0 {
-                crate::icehouse::maxn::greedy_choice(&p, &turns)
-            } else {
-                maxn_choice(&p, &turns)
-            };
-            let me = p.to_move.index();
-            if json {
-                let moves: Vec<_> = turns
-                    .iter()
-                    .map(|t| {
-                        serde_json::json!({
-                            "move": t.text(),
-                            "share": shares(&t.position)[me],
-                        })
-                    })
-                    .collect();
-                println!(
-                    "{}",
-                    serde_json::json!({"ply": ply, "moves": moves, "maxn_choice": pick, "choice": pick})
-                );
-                return Ok(());
-            }
-            let by = if ply == 0 { "greedy" } else { "max-n" };
-            for (i, t) in turns.iter().enumerate() {
-                println!(
-                    "{:>3}. {:<44} share {:.3}{}",
-                    i + 1,
-                    t.text(),
-                    shares(&t.position)[me],
-                    if i == pick {
-                        format!("  <- {by} choice")
-                    } else {
-                        String::new()
-                    }
-                );
-            }
-            Ok(())
-        }
-        Command::Duel {
-            a,
-            b,
-            games,
-            seed,
-            json,
-        } => {
-            let player = |s: &str| {
-                FourPlayer::parse(s).with_context(|| {
-                    format!("unknown four-player player {s:?} (expected maxn, heuristic or random)")
-                })
-            };
-            if games == 0 {
-                bail!("--games must be at least 1");
-            }
-            let (share, se) = seat_share(player(&a)?, player(&b)?, games, seed);
-            if json {
-                println!(
-                    "{}",
-                    serde_json::json!({"games": games, "ppg": share, "se": se, "win_share": share})
-                );
-            } else {
-                println!(
-                    "{a} in one seat against three {b}: win share {share:.3} ± {se:.3} over {games} four-player games (0.25 is even; seed {seed})"
-                );
-            }
-            Ok(())
-        }
-        _ => bail!("four-player Icehouse Kotra supports show, moves, analyze and duel"),
-    }
 }

@@ -1,6 +1,9 @@
 //! The evaluator's copy of a network, laid out for speed: the first and
 //! second layers' weights in half precision.
 //!
+//! (Over 600 lines on purpose: the AVX2 path and the portable path it is
+//! checked against compute the same sums and are kept side by side.)
+//!
 //! A contact evaluation adds one first-layer row per non-zero input, about
 //! seventy rows of 256 weights, and at 4 bytes a weight those rows do not
 //! fit in the level-1 cache: the sums wait on memory, not on arithmetic.
