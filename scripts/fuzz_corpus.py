@@ -83,6 +83,11 @@ def main():
             f'position xgid {r["xgid"]}\ngo cube\nkeys\nget engine.ply\nquit\n',
         )
 
+    matches = os.path.join(ROOT, "tests", "data", "matches")
+    for name in sorted(os.listdir(matches)):
+        with open(os.path.join(matches, name)) as f:
+            put("mat_file", f.read())
+
     for name in sorted(os.listdir(os.path.join(ROOT, "training"))):
         path = os.path.join(ROOT, "training", name)
         if not name.endswith(".json"):

@@ -5,6 +5,7 @@ pub mod ascii;
 mod base64;
 pub mod fibs;
 pub mod gnubg_id;
+pub mod mat;
 pub mod match_id;
 pub mod move_text;
 pub mod position_id;

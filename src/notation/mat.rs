@@ -1,0 +1,535 @@
+//! Jellyfish `.mat` match files, as GNU Backgammon exports them (`export
+//! match mat`) and the servers and eXtreme Gammon write them: read, and
+//! every game replayed through the rules' referee ([`GameState`]), so an
+//! illegal move, a cube action out of turn or a score that does not add up
+//! is refused with the game and move it is in, never skipped.
+//!
+//! The format: optional `; [Key "value"]` header lines, ` N point match`
+//! (0 for a money session), then per game ` Game n`, a score line
+//! `left : a   right : b`, and numbered lines `NNN) left-entry right-entry`.
+//! An entry is `DD: move` (a roll with no legal move is the dice alone),
+//! ` Doubles => V`, ` Beavers => V`, ` Takes`, ` Drops` or
+//! ` Wins P point(s) [and the match]`. Columns vary between writers, so an
+//! entry's side is told by where it starts: the right column begins where
+//! the score line's right name does (give or take two spaces).
+
+use crate::backgammon::cube::CubeRules;
+use crate::backgammon::{Dice, GameState, MoveList, Phase, Position};
+use crate::notation::move_text;
+
+/// One decision or event of a game, as the file records it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// `player` rolled `dice` and moved (text as written; empty when the
+    /// roll had no legal move).
+    Move {
+        player: u8,
+        dice: Dice,
+        text: String,
+    },
+    Double {
+        player: u8,
+        value: u32,
+    },
+    Beaver {
+        player: u8,
+        value: u32,
+    },
+    Take {
+        player: u8,
+    },
+    Drop {
+        player: u8,
+    },
+    Win {
+        player: u8,
+        points: u32,
+    },
+}
+
+/// A game: its number, the score before it (left, right) and its actions
+/// with the line each came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    pub number: u32,
+    pub score: [u32; 2],
+    pub actions: Vec<(usize, u32, Action)>,
+}
+
+/// A whole match or money session.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchRecord {
+    /// 0 for a money session.
+    pub length: u32,
+    /// Left, right (the left player is player 0).
+    pub players: [String; 2],
+    pub games: Vec<GameRecord>,
+}
+
+/// What is wrong with a match file, and where.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+#[error("{}line {line}: {what}", place(*game, *move_number))]
+pub struct MatError {
+    pub line: usize,
+    /// 0 before the first game.
+    pub game: u32,
+    /// 0 outside the numbered move lines.
+    pub move_number: u32,
+    pub what: String,
+}
+
+fn place(game: u32, move_number: u32) -> String {
+    match (game, move_number) {
+        (0, _) => String::new(),
+        (g, 0) => format!("game {g}, "),
+        (g, m) => format!("game {g}, move {m}, "),
+    }
+}
+
+/// One decision a replay met: the position before it (from the view of
+/// the player to act) with the cube and score around it.
+#[derive(Clone, Debug)]
+pub struct Replayed {
+    pub game: u32,
+    pub line: usize,
+    pub move_number: u32,
+    /// The referee just before the action.
+    pub before: GameState,
+    pub action: Action,
+    /// For a move: the position after it, from the mover's view.
+    pub after: Option<Position>,
+}
+
+/// Parses a `.mat` file's text.
+pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
+    let mut length = None;
+    let mut players: Option<[String; 2]> = None;
+    let mut games: Vec<GameRecord> = Vec::new();
+    let mut right_col = 0usize;
+    for (i, raw) in text.lines().enumerate() {
+        let line_no = i + 1;
+        let line = raw.trim_end();
+        let game_no = games.last().map_or(0, |g| g.number);
+        let err = |move_number: u32, what: String| MatError {
+            line: line_no,
+            game: game_no,
+            move_number,
+            what,
+        };
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with(';') {
+            continue;
+        }
+        if let Some(n) = trimmed.strip_suffix("point match") {
+            let n = n.trim();
+            length = Some(
+                n.parse::<u32>()
+                    .map_err(|_| err(0, format!("bad match length {n:?}")))?,
+            );
+            continue;
+        }
+        if length.is_none() {
+            return Err(err(
+                0,
+                format!("expected \" N point match\", found {trimmed:?}"),
+            ));
+        }
+        if let Some(n) = trimmed.strip_prefix("Game ") {
+            let number = n
+                .trim()
+                .parse::<u32>()
+                .map_err(|_| err(0, format!("bad game number {n:?}")))?;
+            games.push(GameRecord {
+                number,
+                score: [0, 0],
+                actions: Vec::new(),
+            });
+            right_col = 0;
+            continue;
+        }
+        let Some(game) = games.last_mut() else {
+            return Err(err(0, format!("expected \" Game 1\", found {trimmed:?}")));
+        };
+        if right_col == 0 {
+            // The score line: `left : a   right : b`.
+            let (names, score, col) = score_line(line).ok_or_else(|| {
+                err(
+                    0,
+                    format!(
+                        "expected the score line \"name : score  name : score\", found {trimmed:?}"
+                    ),
+                )
+            })?;
+            match &players {
+                None => players = Some(names),
+                Some(p) if *p != names => {
+                    return Err(err(
+                        0,
+                        format!("players {names:?} differ from game 1's {p:?}"),
+                    ));
+                }
+                Some(_) => {}
+            }
+            game.score = score;
+            right_col = col;
+            continue;
+        }
+        // A move line `NNN) left right`, or an unnumbered one (a last `Wins`).
+        let (move_number, body_start) = match trimmed.split_once(')') {
+            Some((n, _)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => {
+                let at = line.find(')').expect("found above") + 1;
+                (
+                    n.parse::<u32>()
+                        .map_err(|_| err(0, "bad move number".into()))?,
+                    at,
+                )
+            }
+            _ => (0, 0),
+        };
+        for (col, entry) in entries(line, body_start) {
+            // Give or take two spaces: writers pad differently.
+            let player = u8::from(col + 2 >= right_col);
+            let action = parse_entry(entry, player).map_err(|what| err(move_number, what))?;
+            game.actions.push((line_no, move_number, action));
+        }
+    }
+    let length = length.ok_or_else(|| MatError {
+        line: 0,
+        game: 0,
+        move_number: 0,
+        what: "no \" N point match\" line".into(),
+    })?;
+    let players = players.ok_or_else(|| MatError {
+        line: 0,
+        game: 0,
+        move_number: 0,
+        what: "no game".into(),
+    })?;
+    Ok(MatchRecord {
+        length,
+        players,
+        games,
+    })
+}
+
+/// The names, scores and the right name's column of a score line.
+fn score_line(line: &str) -> Option<([String; 2], [u32; 2], usize)> {
+    let first = line.find(':')?;
+    let left_name = line[..first].trim().to_string();
+    let rest = &line[first + 1..];
+    let rest_start = rest.len() - rest.trim_start().len();
+    let digits = rest[rest_start..]
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len() - rest_start);
+    let left_score = rest[rest_start..rest_start + digits].parse().ok()?;
+    let after = &rest[rest_start + digits..];
+    let second = after.find(':')?;
+    let right_part = &after[..second];
+    let right_name = right_part.trim().to_string();
+    let right_col =
+        first + 1 + rest_start + digits + (right_part.len() - right_part.trim_start().len());
+    let right_score = after[second + 1..].trim().parse().ok()?;
+    (!left_name.is_empty() && !right_name.is_empty()).then_some((
+        [left_name, right_name],
+        [left_score, right_score],
+        right_col,
+    ))
+}
+
+/// The entries of a move line after `start`, each with the column it
+/// starts at: a new entry begins at a roll (`DD:`) or a cube or result
+/// word.
+fn entries(line: &str, start: usize) -> Vec<(usize, &str)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    let bytes = line.as_bytes();
+    let mut i = start;
+    while i < line.len() {
+        if bytes[i] == b' ' {
+            i += 1;
+            continue;
+        }
+        let word_end = line[i..].find(' ').map_or(line.len(), |e| i + e);
+        let word = &line[i..word_end];
+        let starts_entry = (word.len() == 3
+            && word.ends_with(':')
+            && word[..2].bytes().all(|b| b.is_ascii_digit()))
+            || matches!(word, "Doubles" | "Beavers" | "Takes" | "Drops" | "Wins");
+        if starts_entry || out.is_empty() {
+            out.push((i, word_end));
+        } else if let Some(last) = out.last_mut() {
+            last.1 = word_end;
+        }
+        i = word_end;
+    }
+    out.into_iter().map(|(a, b)| (a, &line[a..b])).collect()
+}
+
+fn parse_entry(entry: &str, player: u8) -> Result<Action, String> {
+    let words: Vec<&str> = entry.split_whitespace().collect();
+    let value = |w: Option<&&str>| -> Result<u32, String> {
+        w.and_then(|v| v.parse().ok())
+            .ok_or_else(|| format!("bad entry {entry:?}"))
+    };
+    match words.as_slice() {
+        ["Doubles", "=>", v] => Ok(Action::Double {
+            player,
+            value: value(Some(v))?,
+        }),
+        ["Beavers", "=>", v] => Ok(Action::Beaver {
+            player,
+            value: value(Some(v))?,
+        }),
+        ["Takes"] => Ok(Action::Take { player }),
+        ["Drops"] => Ok(Action::Drop { player }),
+        ["Wins", p, unit, rest @ ..]
+            if matches!(*unit, "point" | "points")
+                && (rest.is_empty() || rest == ["and", "the", "match"]) =>
+        {
+            Ok(Action::Win {
+                player,
+                points: value(Some(p))?,
+            })
+        }
+        [roll, moves @ ..] if roll.len() == 3 && roll.ends_with(':') => {
+            let dice: Dice = roll[..2]
+                .parse()
+                .map_err(|_| format!("bad dice {roll:?}"))?;
+            Ok(Action::Move {
+                player,
+                dice,
+                text: moves.join(" "),
+            })
+        }
+        _ => Err(format!("cannot read the entry {entry:?}")),
+    }
+}
+
+/// Replays every game through the referee, calling `visit` with each
+/// action before it is applied; checks every move's legality, the cube's
+/// values and turns, each `Wins` against the referee's result, and each
+/// game's score line against the match so far.
+pub fn replay(record: &MatchRecord, mut visit: impl FnMut(&Replayed)) -> Result<(), MatError> {
+    let mut score = [0u32; 2];
+    let money = record.length == 0;
+    let mut crawford_done = false;
+    for game in &record.games {
+        let err = |line: usize, move_number: u32, what: String| MatError {
+            line,
+            game: game.number,
+            move_number,
+            what,
+        };
+        let first_line = game.actions.first().map_or(0, |a| a.0);
+        if !money && game.score != score {
+            return Err(err(
+                first_line,
+                0,
+                format!(
+                    "the score line says {}-{}, the games before add up to {}-{}",
+                    game.score[0], game.score[1], score[0], score[1]
+                ),
+            ));
+        }
+        let crawford = !money
+            && !crawford_done
+            && (score[0] + 1 == record.length || score[1] + 1 == record.length);
+        crawford_done |= crawford;
+        // Money sessions allow beavers (the file shows them when they
+        // happen); the format does not say whether the Jacoby rule held,
+        // and a game it would change is caught by its `Wins` line.
+        let rules = CubeRules {
+            beavers: money,
+            ..CubeRules::default()
+        };
+        let mut state = GameState::new(rules, money, crawford);
+        let mut result = None;
+        let mut ended = false;
+        for (line, move_number, action) in &game.actions {
+            let (line, move_number) = (*line, *move_number);
+            let bad = |what: String| err(line, move_number, what);
+            // A beaver stands unless the doubler answers it: the files
+            // write no `Takes` after `Beavers`.
+            if state.phase() == Phase::ToAnswer
+                && state.cube.to_answer() == Some(state.on_roll)
+                && !matches!(
+                    action,
+                    Action::Take { .. } | Action::Drop { .. } | Action::Beaver { .. }
+                )
+            {
+                state.take().map_err(|e| bad(e.to_string()))?;
+            }
+            let to_act = match state.phase() {
+                Phase::ToAnswer => state.cube.to_answer().unwrap_or(state.on_roll),
+                _ => state.on_roll,
+            };
+            let mut after = None;
+            let before = state.clone();
+            match action {
+                Action::Move { player, dice, text } => {
+                    if state.phase() == Phase::Opening {
+                        let (d0, d1) = if *player == 0 {
+                            (dice.high(), dice.low())
+                        } else {
+                            (dice.low(), dice.high())
+                        };
+                        match state.opening_roll(d0, d1) {
+                            Ok(true) => {}
+                            _ => return Err(bad(format!("the opening roll {dice} is a double"))),
+                        }
+                    } else {
+                        if *player != to_act {
+                            return Err(bad(format!("player {player} moves out of turn")));
+                        }
+                        state
+                            .roll(*dice)
+                            .map_err(|e| bad(format!("a roll out of turn: {e}")))?;
+                    }
+                    let mut list = MoveList::new();
+                    let pos = state.position;
+                    state
+                        .legal_moves(&mut list)
+                        .map_err(|e| bad(e.to_string()))?;
+                    let target = if text.is_empty() {
+                        if !list.is_forfeit() {
+                            return Err(bad(format!(
+                                "no move written, but {dice} has legal moves"
+                            )));
+                        }
+                        list.as_slice()[0].position
+                    } else {
+                        move_text::find(&pos, &list, text)
+                            .map_err(|_| bad(format!("{dice}: {text:?} is not a legal move")))?
+                            .position
+                    };
+                    after = Some(target);
+                    state.play(&target).map_err(|e| bad(e.to_string()))?;
+                    if let Phase::Over(o) = state.phase() {
+                        result = Some(o);
+                    }
+                }
+                Action::Double { player, value } => {
+                    if *player != to_act {
+                        return Err(bad(format!("player {player} doubles out of turn")));
+                    }
+                    state.double().map_err(|e| bad(format!("a double: {e}")))?;
+                    let now = state.cube.value * 2;
+                    if u64::from(*value) != now {
+                        return Err(bad(format!("doubles to {value}, the cube makes it {now}")));
+                    }
+                }
+                Action::Beaver { player, .. } => {
+                    if state.cube.to_answer() == Some(state.on_roll) {
+                        return Err(bad(
+                            "a beaver answered by another beaver (a raccoon): outside the rules kotra-ai plays (docs/rules/backgammon.md, 12.2)".into(),
+                        ));
+                    }
+                    if *player != to_act {
+                        return Err(bad(format!("player {player} beavers out of turn")));
+                    }
+                    state.beaver().map_err(|e| bad(format!("a beaver: {e}")))?;
+                }
+                Action::Take { player } | Action::Drop { player } => {
+                    if *player != to_act || state.phase() != Phase::ToAnswer {
+                        return Err(bad(format!("player {player} answers no double")));
+                    }
+                    let answered = if matches!(action, Action::Take { .. }) {
+                        state.take()
+                    } else {
+                        state.pass()
+                    };
+                    answered.map_err(|e| bad(e.to_string()))?;
+                    if let Phase::Over(o) = state.phase() {
+                        result = Some(o);
+                    }
+                }
+                Action::Win { player, points } => {
+                    let Some(o) = result.take() else {
+                        // The format writes no resignation: a win before
+                        // the game is over is the other side resigning a
+                        // single game, gammon or backgammon at the cube.
+                        let cube = state.cube.value;
+                        let resigned = (1..=3).any(|k| k * cube == u64::from(*points));
+                        if !resigned {
+                            return Err(bad(format!(
+                                "a win of {points} before the game is over is no resignation at cube {cube}"
+                            )));
+                        }
+                        score[*player as usize] += points;
+                        ended = true;
+                        continue;
+                    };
+                    if o.winner != *player || o.points != u64::from(*points) {
+                        return Err(bad(format!(
+                            "the file says player {player} wins {points}, the rules say player {} wins {}",
+                            o.winner, o.points
+                        )));
+                    }
+                    score[o.winner as usize] += o.points as u32;
+                    ended = true;
+                    continue;
+                }
+            }
+            visit(&Replayed {
+                game: game.number,
+                line,
+                move_number,
+                before,
+                action: action.clone(),
+                after,
+            });
+        }
+        if let Some(o) = result {
+            // No `Wins` line: count what the referee says.
+            score[o.winner as usize] += o.points as u32;
+        } else if !ended && !matches!(state.phase(), Phase::Over(_)) {
+            let line = game.actions.last().map_or(0, |a| a.0);
+            if game.number as usize != record.games.len() {
+                return Err(err(line, 0, "the game stops before it is over".into()));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = "; [EventDate \"2026.11.26\"]
+
+ 3 point match
+
+ Game 1
+ gnubg : 0                      root : 0
+  1)                             21: 13/11 24/23 
+  2) 52: 13/8 24/22              63: 8/5 11/5 
+  3) 53: 13/8 24/21               Doubles => 2
+  4)  Drops                       Wins 1 point
+";
+
+    #[test]
+    fn a_small_match_reads_and_replays() {
+        let m = parse(SMALL).unwrap();
+        assert_eq!(m.length, 3);
+        assert_eq!(m.players, ["gnubg".to_string(), "root".to_string()]);
+        assert_eq!(m.games[0].actions.len(), 7);
+        assert!(matches!(
+            m.games[0].actions[0].2,
+            Action::Move { player: 1, .. }
+        ));
+        let mut moves = 0;
+        replay(&m, |r| moves += usize::from(r.after.is_some())).unwrap();
+        assert_eq!(moves, 4);
+    }
+
+    #[test]
+    fn an_illegal_move_names_its_game_and_move() {
+        let bad = SMALL.replace("52: 13/8 24/22", "52: 13/8 24/23");
+        let e = replay(&parse(&bad).unwrap(), |_| {}).unwrap_err();
+        assert_eq!((e.game, e.move_number, e.line), (1, 2, 8));
+        assert!(e.to_string().starts_with("game 1, move 2, line 8: "), "{e}");
+        let wrong_win = SMALL.replace("Wins 1 point", "Wins 2 points");
+        let e = replay(&parse(&wrong_win).unwrap(), |_| {}).unwrap_err();
+        assert!(e.what.contains("rules say"), "{e}");
+    }
+}

@@ -1,0 +1,145 @@
+//! The `.mat` reader on matches GNU Backgammon played and exported
+//! (`scripts/gnubg_matches.py`, tests/data/matches/), and on hand-made
+//! files for the format's quirks and for bad input.
+
+use kotra::notation::mat::{Action, parse, replay};
+
+fn fixture(name: &str) -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/matches")
+            .join(name),
+    )
+    .unwrap()
+}
+
+#[test]
+fn every_gnubg_match_replays_to_its_end_with_the_score_adding_up() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/matches");
+    let mut files = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "mat") {
+            continue;
+        }
+        files += 1;
+        let record = parse(&std::fs::read_to_string(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let (mut moves, mut cube_actions, mut wins) = (0, 0, [0u32; 2]);
+        replay(&record, |r| match &r.action {
+            Action::Move { .. } => moves += 1,
+            _ => cube_actions += 1,
+        })
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        for game in &record.games {
+            for (_, _, a) in &game.actions {
+                if let Action::Win { player, points } = a {
+                    wins[*player as usize] += points;
+                }
+            }
+        }
+        assert!(moves > 10, "{}", path.display());
+        if record.length > 0 {
+            // The match is won: one player reached the length.
+            assert!(
+                wins.iter().any(|&w| w >= record.length),
+                "{}: {wins:?}",
+                path.display()
+            );
+        }
+    }
+    assert!(files >= 8, "{files} fixtures");
+}
+
+#[test]
+fn a_money_session_carries_beavers_and_a_match_its_crawford_game() {
+    let money = parse(&fixture("money-201.mat")).unwrap();
+    assert_eq!(money.length, 0);
+    assert!(
+        money.games[0]
+            .actions
+            .iter()
+            .any(|(_, _, a)| matches!(a, Action::Beaver { value: 4, .. }))
+    );
+    replay(&money, |_| {}).unwrap();
+    // The 7-point match reaches a Crawford game; the referee refuses a
+    // double in it, so the replay passing means none was offered there.
+    let seven = parse(&fixture("7-pt-104.mat")).unwrap();
+    let mut crawford_games = std::collections::BTreeSet::new();
+    replay(&seven, |r| {
+        if r.before.crawford {
+            crawford_games.insert(r.game);
+        }
+    })
+    .unwrap();
+    assert_eq!(crawford_games.len(), 1, "{crawford_games:?}");
+}
+
+const QUIRKS: &str = "; [Site \"somewhere\"]
+; [Event \"hand-made\"]
+
+ 5 point match
+
+ Game 1
+ Alice : 0                          Bob : 0
+  1)                                 31: 8/5 6/5
+  2) 64: 24/18 13/9                  66: 24/18(2) 13/7*(2)
+  3) 21: 25/23* 24/23                 Doubles => 2
+  4)  Takes                          54: 13/8 13/9
+";
+
+#[test]
+fn quirks_of_the_writers_are_read() {
+    // The right-hand player starts; `(2)` repeats; `25` for the bar, `*`
+    // hits; a game left unfinished at the end of the file is accepted
+    // (a match in progress).
+    let m = parse(QUIRKS).unwrap();
+    assert_eq!(m.players, ["Alice".to_string(), "Bob".to_string()]);
+    let mut positions = Vec::new();
+    replay(&m, |r| positions.extend(r.after)).unwrap();
+    assert_eq!(positions.len(), 5);
+}
+
+#[test]
+fn bad_files_are_refused_with_game_move_and_line() {
+    let cases: &[(&str, &str, &str)] = &[
+        // An illegal move.
+        (
+            "2) 64: 24/18 13/9",
+            "2) 64: 24/18 13/8",
+            "game 1, move 2, line 9",
+        ),
+        // A double out of turn: Alice has just moved, Bob is on roll.
+        (
+            "3) 21: 25/23* 24/23                 Doubles => 2",
+            "3) 21: 25/23* 24/23\n  4)  Doubles => 2",
+            "out of turn",
+        ),
+        // A cube value that does not follow.
+        ("Doubles => 2", "Doubles => 4", "the cube makes it 2"),
+        // A score line that does not add up with the games before.
+        (
+            " Alice : 0                          Bob : 0",
+            " Alice : 1                          Bob : 0",
+            "add up",
+        ),
+        // Not a match file at all.
+        (" 5 point match", " five point match", "match length"),
+    ];
+    // gnubg allows raccoons by default; the rules here do not
+    // (docs/rules/backgammon.md, 12.2).
+    let raccoon = fixture("money-201.mat").replacen(
+        "Beavers => 4\n",
+        "Beavers => 4\n 18)  Beavers => 8\n",
+        1,
+    );
+    let e = parse(&raccoon)
+        .and_then(|m| replay(&m, |_| {}))
+        .unwrap_err();
+    assert!(e.to_string().contains("raccoon"), "{e}");
+    for (from, to, needle) in cases {
+        let text = QUIRKS.replace(from, to);
+        let e = parse(&text).and_then(|m| replay(&m, |_| {})).expect_err(to);
+        assert!(e.to_string().contains(needle), "{to}: {e}");
+    }
+}
