@@ -2,7 +2,7 @@
 //! (`scripts/gnubg_matches.py`, tests/data/matches/), and on hand-made
 //! files for the format's quirks and for bad input.
 
-use kotra::notation::mat::{Action, parse, replay};
+use kotra::notation::mat::{Action, parse, replay, write};
 
 fn fixture(name: &str) -> String {
     std::fs::read_to_string(
@@ -141,5 +141,33 @@ fn bad_files_are_refused_with_game_move_and_line() {
         let text = QUIRKS.replace(from, to);
         let e = parse(&text).and_then(|m| replay(&m, |_| {})).expect_err(to);
         assert!(e.to_string().contains(needle), "{to}: {e}");
+    }
+}
+
+#[test]
+fn a_written_match_reads_back_the_same_and_replays() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/matches");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let record = parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let again = parse(&write(&record)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        // The same games, players and actions (line numbers aside).
+        assert_eq!(again.length, record.length);
+        assert_eq!(again.players, record.players);
+        assert_eq!(again.games.len(), record.games.len());
+        for (a, b) in again.games.iter().zip(&record.games) {
+            assert_eq!(a.score, b.score, "{}", path.display());
+            let actions = |g: &kotra::notation::mat::GameRecord| -> Vec<Action> {
+                g.actions.iter().map(|x| x.2.clone()).collect()
+            };
+            assert_eq!(
+                actions(a),
+                actions(b),
+                "{} game {}",
+                path.display(),
+                a.number
+            );
+        }
+        replay(&again, |_| {}).unwrap();
     }
 }

@@ -304,6 +304,71 @@ fn parse_entry(entry: &str, player: u8) -> Result<Action, String> {
     }
 }
 
+/// Writes a match in GNU Backgammon's `.mat` layout (the left player's
+/// entries from column 5, the right player's from column 33); `parse`
+/// reads it back to the same record.
+pub fn write(record: &MatchRecord) -> String {
+    use std::fmt::Write as _;
+    let mut out = format!(" {} point match\n\n", record.length);
+    let [p0, p1] = &record.players;
+    let mut totals = [0u32; 2];
+    let last_game = record.games.last().map(|g| g.number);
+    for game in &record.games {
+        let _ = writeln!(out, " Game {}", game.number);
+        let left = format!("{p0} : {}", game.score[0]);
+        let _ = writeln!(out, " {left:<31}{p1} : {}", game.score[1]);
+        let mut row: (Option<String>, Option<String>) = (None, None);
+        let mut number = 0;
+        let mut flush = |out: &mut String, row: &mut (Option<String>, Option<String>)| {
+            if row.0.is_some() || row.1.is_some() {
+                number += 1;
+                let l = row.0.take().unwrap_or_default();
+                let r = row.1.take().unwrap_or_default();
+                // A long left entry (a double's four steps with hits)
+                // pushes the right one along, one space apart at least.
+                let _ = writeln!(out, "{:>3}) {l:<27} {r}", number);
+            }
+        };
+        for (_, _, action) in &game.actions {
+            let (player, text) = match action {
+                Action::Move { player, dice, text } => (*player, format!("{dice}: {text}")),
+                Action::Double { player, value } => (*player, format!(" Doubles => {value}")),
+                Action::Beaver { player, value } => (*player, format!(" Beavers => {value}")),
+                Action::Take { player } => (*player, " Takes".to_string()),
+                Action::Drop { player } => (*player, " Drops".to_string()),
+                Action::Win { player, points } => {
+                    totals[*player as usize] += points;
+                    let plural = if *points == 1 { "" } else { "s" };
+                    let won_match = Some(game.number) == last_game
+                        && record.length > 0
+                        && totals[*player as usize] >= record.length;
+                    let tail = if won_match { " and the match" } else { "" };
+                    let text = format!(" Wins {points} point{plural}{tail}");
+                    if *player == 1 && row.0.is_some() && row.1.is_none() {
+                        row.1 = Some(text);
+                        flush(&mut out, &mut row);
+                    } else {
+                        flush(&mut out, &mut row);
+                        let pad = if *player == 0 { 5 } else { 33 };
+                        let _ = writeln!(out, "{:pad$}{text}", "");
+                    }
+                    continue;
+                }
+            };
+            if player == 0 {
+                flush(&mut out, &mut row);
+                row.0 = Some(text);
+            } else {
+                row.1 = Some(text);
+                flush(&mut out, &mut row);
+            }
+        }
+        flush(&mut out, &mut row);
+        out.push('\n');
+    }
+    out
+}
+
 /// Replays every game through the referee, calling `visit` with each
 /// action before it is applied; checks every move's legality, the cube's
 /// values and turns, each `Wins` against the referee's result, and each
