@@ -171,3 +171,38 @@ fn a_written_match_reads_back_the_same_and_replays() {
         replay(&again, |_| {}).unwrap();
     }
 }
+
+#[test]
+fn a_duel_saves_its_games_as_a_session_that_replays_to_its_result() {
+    let dir = std::env::temp_dir().join(format!("kotra-duel-mat-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
+        .args([
+            "duel", "--a", "net", "--b", "pubeval", "--games", "20", "--seed", "4",
+        ])
+        .args(["--json", "--save-games", dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let record = parse(&std::fs::read_to_string(dir.join("duel.mat")).unwrap()).unwrap();
+    assert_eq!(record.length, 0);
+    assert_eq!(record.players, ["net".to_string(), "pubeval".to_string()]);
+    assert_eq!(record.games.len(), 20);
+    replay(&record, |_| {}).unwrap();
+    // A's points over the session are the duel's ppg times its games.
+    let mut net = 0i64;
+    for game in &record.games {
+        for (_, _, a) in &game.actions {
+            if let Action::Win { player, points } = a {
+                net += if *player == 0 {
+                    *points as i64
+                } else {
+                    -(*points as i64)
+                };
+            }
+        }
+    }
+    assert!((net as f64 / 20.0 - v["ppg"].as_f64().unwrap()).abs() < 1e-9);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

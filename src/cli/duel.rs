@@ -1,16 +1,36 @@
 //! `kotra-ai duel`: mirrored money games between two players.
 
 use crate::eval::shipped_model;
+use crate::notation::mat::{Action, GameRecord, MatchRecord};
+use crate::players::duel::{GameLog, duel_logged};
 use crate::players::{duel_reporting, parse_player};
+use anyhow::Context;
 
-pub fn run(a: &str, b: &str, games: u64, seed: u64, json: bool) -> anyhow::Result<()> {
+pub fn run(
+    a: &str,
+    b: &str,
+    games: u64,
+    seed: u64,
+    json: bool,
+    save_games: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
     if games == 0 {
         anyhow::bail!("--games must be at least 1");
     }
     let pa = parse_player(a, shipped_model)?;
     let pb = parse_player(b, shipped_model)?;
     let bar = games_bar(!json, games);
-    let r = duel_reporting(pa.as_ref(), pb.as_ref(), games, seed, &|n| bar.inc(n));
+    let r = match save_games {
+        None => duel_reporting(pa.as_ref(), pb.as_ref(), games, seed, &|n| bar.inc(n)),
+        Some(dir) => {
+            let (r, pairs) = duel_logged(pa.as_ref(), pb.as_ref(), games, seed, &|n| bar.inc(n));
+            let path = dir.join("duel.mat");
+            let text = crate::notation::mat::write(&session([a, b], &pairs));
+            crate::atomic_file::write(&path, text.as_bytes())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            r
+        }
+    };
     bar.finish_and_clear();
     if json {
         println!("{}", serde_json::to_string(&r)?);
@@ -31,4 +51,49 @@ pub(super) fn games_bar(visible: bool, games: u64) -> indicatif::ProgressBar {
         games.div_ceil(2) * 2,
         "{elapsed_precise} [{bar:30}] {pos}/{len} games ({per_sec}, eta {eta})",
     )
+}
+
+/// A duel's games as a money session: player A in the left column; each
+/// pair's second game has B moving first on the same dice.
+fn session(names: [&str; 2], pairs: &[[(GameLog, i32); 2]]) -> MatchRecord {
+    let mut games = Vec::with_capacity(2 * pairs.len());
+    let mut score = [0u32; 2];
+    for (k, pair) in pairs.iter().enumerate() {
+        for (g, (log, points)) in pair.iter().enumerate() {
+            // Seat 0 is the first mover: A in the pair's first game.
+            let column = |seat: u8| if g == 0 { seat } else { 1 - seat };
+            let mut actions: Vec<(usize, u32, Action)> = log
+                .iter()
+                .map(|(seat, dice, before, play)| {
+                    let text = crate::notation::move_text::format(before, play);
+                    let action = Action::Move {
+                        player: column(*seat),
+                        dice: *dice,
+                        text,
+                    };
+                    (0, 0, action)
+                })
+                .collect();
+            let winner = column(u8::from(*points < 0));
+            actions.push((
+                0,
+                0,
+                Action::Win {
+                    player: winner,
+                    points: points.unsigned_abs(),
+                },
+            ));
+            games.push(GameRecord {
+                number: (2 * k + g + 1) as u32,
+                score,
+                actions,
+            });
+            score[winner as usize] += points.unsigned_abs();
+        }
+    }
+    MatchRecord {
+        length: 0,
+        players: names.map(str::to_string),
+        games,
+    }
 }

@@ -141,7 +141,11 @@ pub fn run_four(command: Command) -> anyhow::Result<()> {
             games,
             seed,
             json,
+            save_games,
         } => {
+            if save_games.is_some() {
+                bail!("--save-games writes backgammon games only (.mat)");
+            }
             let player = |s: &str| {
                 FourPlayer::parse(s).with_context(|| {
                     format!("unknown four-player player {s:?} (expected maxn, heuristic or random)")

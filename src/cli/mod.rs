@@ -137,6 +137,10 @@ pub enum Command {
         /// Print {"games":N,"ppg":x,"se":y}.
         #[arg(long)]
         json: bool,
+        /// Save every game into DIR/duel.mat (a money session, player A in
+        /// the left column), which gnubg and `kotra-ai` read back.
+        #[arg(long, value_name = "DIR")]
+        save_games: Option<std::path::PathBuf>,
     },
     /// Mean move error on decisions labelled by gnubg (dev-moves format), by phase.
     Score {
@@ -293,7 +297,8 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
             games,
             seed,
             json,
-        } => duel::run(&a, &b, games, seed, json),
+            save_games,
+        } => duel::run(&a, &b, games, seed, json, save_games.as_deref()),
         Command::Model {
             path,
             race_from,

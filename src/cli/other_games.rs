@@ -156,7 +156,11 @@ pub fn run<G: CliGame>(game: &G, command: Command) -> anyhow::Result<()> {
             games,
             seed,
             json,
+            save_games,
         } => {
+            if save_games.is_some() {
+                bail!("--save-games writes backgammon games only (.mat)");
+            }
             if games == 0 {
                 bail!("--games must be at least 1");
             }

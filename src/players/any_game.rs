@@ -83,7 +83,7 @@ pub fn duel_game_reporting<G: Game>(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> DuelResult {
-    mirrored_pairs(games, seed, progress, |dice_seed, choice_seeds| {
+    mirrored_pairs(games, seed, progress, |_, dice_seed, choice_seeds| {
         let first = play_one(game, [a, b], dice_seed, choice_seeds[0]);
         let second = -play_one(game, [b, a], dice_seed, choice_seeds[1]);
         f64::from(first + second)

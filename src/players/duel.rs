@@ -6,7 +6,7 @@
 
 use super::Player;
 use crate::backgammon::cube::CubeRules;
-use crate::backgammon::{Dice, GameState, Phase};
+use crate::backgammon::{Dice, GameState, Phase, Play, Position};
 use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -34,7 +34,7 @@ pub fn duel_reporting(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> DuelResult {
-    mirrored_pairs(games, seed, progress, |dice_seed, choice_seeds| {
+    mirrored_pairs(games, seed, progress, |_, dice_seed, choice_seeds| {
         let first = play_game(a, b, dice_seed, choice_seeds[0]);
         let second = -play_game(b, a, dice_seed, choice_seeds[1]);
         f64::from(first + second)
@@ -43,15 +43,15 @@ pub fn duel_reporting(
 
 /// The mirrored-pair driver every game's duels share: `games` games
 /// (rounded up to even; none for 0) as pairs on one dice sequence each,
-/// seats swapped in the second. `pair(dice_seed, [choice seed of each
-/// game])` plays both and gives the first seat's points over the two.
+/// seats swapped in the second. `pair(index, dice_seed, [choice seed of
+/// each game])` plays both and gives the first seat's points over the two.
 /// Pairs run in parallel, each seeded from (seed, pair index) alone, so
 /// the result depends on the seed and never on the thread count.
 pub fn mirrored_pairs(
     games: u64,
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
-    pair: impl Fn(u64, [u64; 2]) -> f64 + Sync,
+    pair: impl Fn(u64, u64, [u64; 2]) -> f64 + Sync,
 ) -> DuelResult {
     if games == 0 {
         return DuelResult::not_played();
@@ -62,6 +62,7 @@ pub fn mirrored_pairs(
         .map(|i| {
             let dice_seed = splitmix(seed ^ splitmix(i));
             let both = pair(
+                i,
                 dice_seed,
                 [splitmix(dice_seed ^ 1), splitmix(dice_seed ^ 2)],
             );
@@ -106,6 +107,21 @@ pub fn mean_and_se(values: &[f64]) -> (f64, f64) {
 /// the opening move), negative when it loses. The rules' referee
 /// ([`GameState`]) keeps the game: cubeless, so nobody doubles.
 pub fn play_game(first: &dyn Player, second: &dyn Player, dice_seed: u64, choice_seed: u64) -> i32 {
+    play_game_logged(first, second, dice_seed, choice_seed, None)
+}
+
+/// A game's turns as played: the seat (0 = the first mover), the dice, the
+/// position before (mover's view) and the play.
+pub type GameLog = Vec<(u8, Dice, Position, Play)>;
+
+/// [`play_game`], writing each turn into `log` when given.
+pub fn play_game_logged(
+    first: &dyn Player,
+    second: &dyn Player,
+    dice_seed: u64,
+    choice_seed: u64,
+    mut log: Option<&mut GameLog>,
+) -> i32 {
     let mut dice_rng = SmallRng::seed_from_u64(dice_seed);
     let mut choice_rng = SmallRng::seed_from_u64(choice_seed);
     let players = [first, second];
@@ -116,12 +132,24 @@ pub fn play_game(first: &dyn Player, second: &dyn Player, dice_seed: u64, choice
     let started = game.opening_roll(opening.high(), opening.low());
     debug_assert_eq!(started, Ok(true));
     for turn in 0..10_000usize {
-        if turn > 0 {
-            let rolled = game.roll(roll_for_turn(&mut dice_rng, turn));
+        let dice = if turn > 0 {
+            let dice = roll_for_turn(&mut dice_rng, turn);
+            let rolled = game.roll(dice);
             debug_assert!(rolled.is_ok());
-        }
-        let player = players[game.on_roll as usize];
-        let played = game.play_chosen(|pos, list| player.choose(pos, list, &mut choice_rng));
+            dice
+        } else {
+            opening
+        };
+        let seat = game.on_roll;
+        let player = players[seat as usize];
+        let played = game.play_chosen(|pos, list| {
+            let i = player.choose(pos, list, &mut choice_rng);
+            if let Some(log) = log.as_deref_mut() {
+                let i = i.min(list.len() - 1);
+                log.push((seat, dice, *pos, list.as_slice()[i].play));
+            }
+            i
+        });
         debug_assert!(played.is_ok());
         if let Phase::Over(outcome) = game.phase() {
             let points = outcome.points as i32;
@@ -129,6 +157,29 @@ pub fn play_game(first: &dyn Player, second: &dyn Player, dice_seed: u64, choice
         }
     }
     0
+}
+
+/// [`duel_reporting`] that also returns every game as played, pair by
+/// pair in order (A first, then B first on the same dice), for saving.
+pub fn duel_logged(
+    a: &dyn Player,
+    b: &dyn Player,
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> (DuelResult, Vec<[(GameLog, i32); 2]>) {
+    let logs = std::sync::Mutex::new(std::collections::BTreeMap::new());
+    let result = mirrored_pairs(games, seed, progress, |pair, dice_seed, choice_seeds| {
+        let (mut log_a, mut log_b) = (GameLog::new(), GameLog::new());
+        let first = play_game_logged(a, b, dice_seed, choice_seeds[0], Some(&mut log_a));
+        let second = play_game_logged(b, a, dice_seed, choice_seeds[1], Some(&mut log_b));
+        logs.lock()
+            .expect("no thread panics holding it")
+            .insert(pair, [(log_a, first), (log_b, second)]);
+        f64::from(first - second)
+    });
+    let logs = logs.into_inner().expect("no thread panics holding it");
+    (result, logs.into_values().collect())
 }
 
 fn roll(rng: &mut SmallRng) -> Dice {
