@@ -206,3 +206,62 @@ fn a_duel_saves_its_games_as_a_session_that_replays_to_its_result() {
     assert!((net as f64 / 20.0 - v["ppg"].as_f64().unwrap()).abs() < 1e-9);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn review_judges_every_checker_play_and_names_bad_files() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/matches/3-pt-102.mat");
+    let o = run(&["review", path.to_str().unwrap(), "--ply", "0", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let record = parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut moves = 0;
+    replay(&record, |r| moves += usize::from(r.after.is_some())).unwrap();
+    let decisions = v["decisions"].as_array().unwrap();
+    assert_eq!(decisions.len(), moves);
+    for (p, player) in v["players"].as_array().unwrap().iter().enumerate() {
+        assert_eq!(player["name"], record.players[p].as_str());
+        // The error rate is the unforced plays' mean loss in mEMG.
+        let mine: Vec<&serde_json::Value> = decisions
+            .iter()
+            .filter(|d| d["player"] == p && d["forced"] == false)
+            .collect();
+        assert_eq!(player["decisions"].as_u64().unwrap() as usize, mine.len());
+        let lost: f64 = mine.iter().map(|d| d["loss"].as_f64().unwrap()).sum();
+        let rate = player["error_rate"].as_f64().unwrap();
+        assert!(
+            (rate - 1000.0 * lost / mine.len() as f64).abs() < 1e-2,
+            "{rate}"
+        );
+        assert!((player["pr"].as_f64().unwrap() - rate / 2.0).abs() < 1e-2);
+    }
+    // Every loss is non-negative and a best play loses nothing.
+    assert!(decisions.iter().all(|d| d["loss"].as_f64().unwrap() >= 0.0));
+    assert!(
+        decisions
+            .iter()
+            .filter(|d| d["played"] == d["best"])
+            .all(|d| d["loss"].as_f64().unwrap() == 0.0)
+    );
+    // A bad file: one line naming the file, the game, the move and the line.
+    let dir = std::env::temp_dir().join(format!("kotra-review-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.mat");
+    std::fs::write(
+        &bad,
+        QUIRKS.replace("2) 64: 24/18 13/9", "2) 64: 24/18 13/8"),
+    )
+    .unwrap();
+    let o = run(&["review", bad.to_str().unwrap(), "--ply", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("bad.mat: game 1, move 2, line 9"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -9,10 +9,12 @@
 //! prints (values rounded to six decimals there, never in the reports).
 
 mod report;
+mod review;
 
 pub use report::{
     CandidateRollout, CubeReport, Estimate6, MoveLine, MoveReport, PositionRollout, RolledCube,
 };
+pub use review::{MARKS, Marks, MoveVerdict, PlayerSummary, Review, rating};
 
 use crate::backgammon::{Dice, MoveList, Setup, legal_moves};
 use crate::cube::static_cube_decision;

@@ -8,6 +8,7 @@ mod four_player;
 mod model_info;
 mod moves;
 mod other_games;
+mod review;
 mod rollout;
 mod score;
 mod show;
@@ -141,6 +142,21 @@ pub enum Command {
         /// the left column), which gnubg and `kotra-ai` read back.
         #[arg(long, value_name = "DIR")]
         save_games: Option<std::path::PathBuf>,
+    },
+    /// Review a played match (.mat): every checker play against the best
+    /// at a ply, gnubg's marks, error rates and PR per player.
+    Review {
+        /// The match file (Jellyfish .mat, as gnubg, XG and the servers export).
+        file: std::path::PathBuf,
+        /// Search depth as gnubg counts it (0 to 3; 2 is gnubg's world class).
+        #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
+        ply: u8,
+        /// Another model file instead of the shipped network.
+        #[arg(long)]
+        model: Option<std::path::PathBuf>,
+        /// Print JSON: {"ply":..,"players":[..],"decisions":[..]}.
+        #[arg(long)]
+        json: bool,
     },
     /// Mean move error on decisions labelled by gnubg (dev-moves format), by phase.
     Score {
@@ -308,6 +324,12 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
             _ => model_info::run(path.as_deref()),
         },
         Command::Ubgi { model } => ubgi(model.as_deref()),
+        Command::Review {
+            file,
+            ply,
+            model,
+            json,
+        } => review::run(&file, ply, model.as_deref(), json),
         Command::Score {
             set,
             model,

@@ -93,11 +93,47 @@ pub struct Replayed {
     pub game: u32,
     pub line: usize,
     pub move_number: u32,
-    /// The referee just before the action.
+    /// The referee just before the action (for a move, after its roll).
     pub before: GameState,
     pub action: Action,
     /// For a move: the position after it, from the mover's view.
     pub after: Option<Position>,
+    /// The match score before this game (left, right) and the match
+    /// length (0 for money).
+    pub score: [u32; 2],
+    pub length: u32,
+}
+
+impl Replayed {
+    /// The decision as a [`Setup`] (position, cube, score, dice) from
+    /// the view of the player on roll, for analysis and for the IDs a
+    /// player pastes into `kotra-ai analyze`.
+    pub fn setup(&self) -> crate::backgammon::Setup {
+        let state = &self.before;
+        let dice = match (&self.action, state.phase()) {
+            (Action::Move { dice, .. }, _) => [dice.high(), dice.low()],
+            _ => [0, 0],
+        };
+        let on_roll = state.on_roll;
+        crate::backgammon::Setup {
+            position: state.position,
+            info: crate::backgammon::MatchInfo {
+                cube_value: state.cube.value as u32,
+                cube_owner: state.cube.owner,
+                on_roll,
+                crawford: state.crawford,
+                game_state: 1,
+                turn: on_roll,
+                doubled: false,
+                resigned: 0,
+                dice,
+                match_length: self.length,
+                // The Match ID's players are ours: 0 left, 1 right.
+                score: self.score,
+                jacoby: false,
+            },
+        }
+    }
 }
 
 /// Parses a `.mat` file's text.
@@ -428,7 +464,7 @@ pub fn replay(record: &MatchRecord, mut visit: impl FnMut(&Replayed)) -> Result<
                 _ => state.on_roll,
             };
             let mut after = None;
-            let before = state.clone();
+            let mut before = state.clone();
             match action {
                 Action::Move { player, dice, text } => {
                     if state.phase() == Phase::Opening {
@@ -449,6 +485,8 @@ pub fn replay(record: &MatchRecord, mut visit: impl FnMut(&Replayed)) -> Result<
                             .roll(*dice)
                             .map_err(|e| bad(format!("a roll out of turn: {e}")))?;
                     }
+                    // A move's decision is taken with the dice known.
+                    before = state.clone();
                     let mut list = MoveList::new();
                     let pos = state.position;
                     state
@@ -541,6 +579,8 @@ pub fn replay(record: &MatchRecord, mut visit: impl FnMut(&Replayed)) -> Result<
                 before,
                 action: action.clone(),
                 after,
+                score: if money { [0, 0] } else { game.score },
+                length: record.length,
             });
         }
         if let Some(o) = result {
