@@ -23,6 +23,17 @@ fn is_variant(path: &Path) -> bool {
     name.starts_with("icelandic-") || name.starts_with("icehouse-")
 }
 
+/// The model files a recipe starts from or learns from.
+fn models_named(config: &TrainConfig) -> Vec<&Path> {
+    config
+        .init_model
+        .iter()
+        .chain(&config.distill_teacher)
+        .chain(config.extra_sets.iter().flat_map(|s| &s.teacher))
+        .map(PathBuf::as_path)
+        .collect()
+}
+
 #[test]
 fn every_backgammon_recipe_loads_and_names_models_that_exist() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -32,11 +43,7 @@ fn every_backgammon_recipe_loads_and_names_models_that_exist() {
     assert!(backgammon.len() >= 8, "{} recipes", backgammon.len());
     for path in backgammon {
         let config = TrainConfig::load(path).unwrap_or_else(|e| panic!("{e}"));
-        let models = config
-            .init_model
-            .iter()
-            .chain(&config.distill_teacher)
-            .chain(config.extra_sets.iter().flat_map(|s| &s.teacher));
+        let models = models_named(&config);
         for model in models {
             assert!(
                 root.join(model).is_file(),
@@ -58,11 +65,7 @@ fn every_earlier_recipe_loads_and_names_models_kept_somewhere() {
     assert!(files.len() >= 20, "{} recipes", files.len());
     for path in files {
         let config = TrainConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
-        let models = config
-            .init_model
-            .iter()
-            .chain(&config.distill_teacher)
-            .chain(config.extra_sets.iter().flat_map(|s| &s.teacher));
+        let models = models_named(&config);
         for model in models {
             let name = model.file_name().unwrap().to_string_lossy();
             assert!(

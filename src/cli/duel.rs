@@ -6,26 +6,63 @@ use crate::players::duel::{GameLog, duel_logged};
 use crate::players::{duel_reporting, parse_player};
 use anyhow::Context;
 
-pub fn run(
-    a: &str,
-    b: &str,
-    games: u64,
-    seed: u64,
-    json: bool,
-    save_games: Option<&std::path::Path>,
-) -> anyhow::Result<()> {
-    if games == 0 {
-        anyhow::bail!("--games must be at least 1");
+/// `duel`'s arguments, shared by the three games' duels.
+#[derive(clap::Args, Debug)]
+pub struct DuelArgs {
+    /// Player A: net, net:PATH (either with @PLY), pubeval or random.
+    #[arg(long)]
+    pub a: String,
+    /// Player B.
+    #[arg(long)]
+    pub b: String,
+    /// Games to play (rounded up to an even number: each dice sequence is played twice, sides swapped).
+    #[arg(long, default_value_t = 1000, allow_negative_numbers = true)]
+    pub games: u64,
+    /// Seed of the dice; the result depends only on it.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub seed: u64,
+    /// Print {"games":N,"ppg":x,"se":y}.
+    #[arg(long)]
+    pub json: bool,
+    /// Save every game into DIR/duel.mat (a money session, player A in
+    /// the left column), which gnubg and `kotra-ai` read back.
+    #[arg(long, value_name = "DIR")]
+    pub save_games: Option<std::path::PathBuf>,
+}
+
+impl DuelArgs {
+    /// What every game's duel refuses; `saves` says whether this game's
+    /// duels can be saved (backgammon's, as `.mat`).
+    pub fn check(&self, saves: bool) -> anyhow::Result<()> {
+        if self.games == 0 {
+            anyhow::bail!("--games must be at least 1");
+        }
+        if self.save_games.is_some() && !saves {
+            anyhow::bail!("--save-games writes backgammon games only (.mat)");
+        }
+        Ok(())
     }
-    let pa = parse_player(a, shipped_model)?;
-    let pb = parse_player(b, shipped_model)?;
+}
+
+pub fn run(args: DuelArgs) -> anyhow::Result<()> {
+    args.check(true)?;
+    let DuelArgs {
+        a,
+        b,
+        games,
+        seed,
+        json,
+        save_games,
+    } = args;
+    let pa = parse_player(&a, shipped_model)?;
+    let pb = parse_player(&b, shipped_model)?;
     let bar = games_bar(!json, games);
-    let r = match save_games {
+    let r = match save_games.as_deref() {
         None => duel_reporting(pa.as_ref(), pb.as_ref(), games, seed, &|n| bar.inc(n)),
         Some(dir) => {
             let (r, pairs) = duel_logged(pa.as_ref(), pb.as_ref(), games, seed, &|n| bar.inc(n));
             let path = dir.join("duel.mat");
-            let text = crate::notation::mat::write(&session([a, b], &pairs));
+            let text = crate::notation::mat::write(&session([&a, &b], &pairs));
             crate::atomic_file::write(&path, text.as_bytes())
                 .with_context(|| format!("cannot write {}", path.display()))?;
             r

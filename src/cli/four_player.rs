@@ -4,7 +4,7 @@
 //! `icehouse::maxn` and `players::four_player`.
 
 use super::Command;
-use super::other_games::{dice_arg, refuse_ended};
+use super::other_games::{dice_arg, icehouse_position};
 use anyhow::{Context, bail};
 
 /// Four-player Icehouse Kotra: show, moves, analyze (max-n) and duel (the
@@ -12,16 +12,19 @@ use anyhow::{Context, bail};
 pub fn run_four(command: Command) -> anyhow::Result<()> {
     use crate::icehouse::maxn::{maxn_choice, shares};
     use crate::players::four_player::{FourPlayer, seat_share};
-    let parse = |text: &str| -> anyhow::Result<crate::icehouse::Position> {
-        let p = crate::icehouse::parse_position(text)
-            .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))?;
-        if p.players != 4 {
-            bail!("--players 4 needs a four-seat position (start4, or S:, W:, N:, E: parts)");
-        }
-        refuse_ended(text, &p)?;
-        Ok(p)
+    let parse = |text: &str| {
+        icehouse_position(
+            text,
+            4,
+            "--players 4 needs a four-seat position (start4, or S:, W:, N:, E: parts)",
+        )
     };
     let game = crate::icehouse::game::IcehouseKotra;
+    let position_and_turns = |text: &str, dice: Option<&str>| {
+        let p = parse(text)?;
+        let (d1, d2) = dice_arg(&game, dice)?;
+        anyhow::Ok((p, crate::icehouse::legal_turns(&p, d1, d2)))
+    };
     match command {
         Command::Show { position } => {
             let p = parse(&position)?;
@@ -37,9 +40,7 @@ pub fn run_four(command: Command) -> anyhow::Result<()> {
             dice,
             json,
         } => {
-            let p = parse(&position)?;
-            let (d1, d2) = dice_arg(&game, dice.as_deref())?;
-            let turns = crate::icehouse::legal_turns(&p, d1, d2);
+            let (p, turns) = position_and_turns(&position, dice.as_deref())?;
             // The position each turn leaves, with the next seat to move
             // (a turn's own position still has the mover to move).
             let next = |t: &crate::icehouse::Turn| {
@@ -94,9 +95,7 @@ pub fn run_four(command: Command) -> anyhow::Result<()> {
             if ply > 1 {
                 bail!("--ply must be 0 (greedy) or 1 (max-n) for four-player Icehouse Kotra");
             }
-            let p = parse(&position)?;
-            let (d1, d2) = dice_arg(&game, dice.as_deref())?;
-            let turns = crate::icehouse::legal_turns(&p, d1, d2);
+            let (p, turns) = position_and_turns(&position, dice.as_deref())?;
             let pick = if ply == 0 {
                 crate::icehouse::maxn::greedy_choice(&p, &turns)
             } else {
@@ -135,26 +134,15 @@ pub fn run_four(command: Command) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Command::Duel {
-            a,
-            b,
-            games,
-            seed,
-            json,
-            save_games,
-        } => {
-            if save_games.is_some() {
-                bail!("--save-games writes backgammon games only (.mat)");
-            }
+        Command::Duel(args) => {
+            args.check(false)?;
+            let (a, b, games, seed, json) = (&args.a, &args.b, args.games, args.seed, args.json);
             let player = |s: &str| {
                 FourPlayer::parse(s).with_context(|| {
                     format!("unknown four-player player {s:?} (expected maxn, heuristic or random)")
                 })
             };
-            if games == 0 {
-                bail!("--games must be at least 1");
-            }
-            let (share, se) = seat_share(player(&a)?, player(&b)?, games, seed);
+            let (share, se) = seat_share(player(a)?, player(b)?, games, seed);
             if json {
                 println!(
                     "{}",

@@ -122,27 +122,7 @@ pub enum Command {
     /// Train the networks by self-play (TD(λ), burn), with checkpoints.
     Train(train::TrainArgs),
     /// Play mirrored money games between two players and report points per game.
-    Duel {
-        /// Player A: net, net:PATH (either with @PLY), pubeval or random.
-        #[arg(long)]
-        a: String,
-        /// Player B.
-        #[arg(long)]
-        b: String,
-        /// Games to play (rounded up to an even number: each dice sequence is played twice, sides swapped).
-        #[arg(long, default_value_t = 1000, allow_negative_numbers = true)]
-        games: u64,
-        /// Seed of the dice; the result depends only on it.
-        #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-        seed: u64,
-        /// Print {"games":N,"ppg":x,"se":y}.
-        #[arg(long)]
-        json: bool,
-        /// Save every game into DIR/duel.mat (a money session, player A in
-        /// the left column), which gnubg and `kotra-ai` read back.
-        #[arg(long, value_name = "DIR")]
-        save_games: Option<std::path::PathBuf>,
-    },
+    Duel(duel::DuelArgs),
     /// Review a played match (.mat): every checker play against the best
     /// at a ply, gnubg's marks, error rates and PR per player.
     Review {
@@ -307,14 +287,7 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
         } => moves::run(&position, dice.as_deref(), json),
         Command::Train(args) => train::run(args),
         Command::Rollout(args) => rollout::run(args),
-        Command::Duel {
-            a,
-            b,
-            games,
-            seed,
-            json,
-            save_games,
-        } => duel::run(&a, &b, games, seed, json, save_games.as_deref()),
+        Command::Duel(args) => duel::run(args),
         Command::Model {
             path,
             race_from,

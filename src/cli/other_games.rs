@@ -71,13 +71,11 @@ impl CliGame for crate::icelandic::game::IcelandicKotra {
 
 impl CliGame for crate::icehouse::game::IcehouseKotra {
     fn parse(&self, text: &str) -> anyhow::Result<Self::State> {
-        let p = crate::icehouse::parse_position(text)
-            .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))?;
-        if p.players != 2 {
-            bail!("four-player positions are analysed with --players 4");
-        }
-        refuse_ended(text, &p)?;
-        Ok(p)
+        icehouse_position(
+            text,
+            2,
+            "four-player positions are analysed with --players 4",
+        )
     }
     fn board(&self, state: &Self::State) -> String {
         crate::icehouse::ascii_board(state)
@@ -90,13 +88,23 @@ impl CliGame for crate::icehouse::game::IcehouseKotra {
     }
 }
 
-/// An Icehouse Kotra position whose game has ended is refused, as a
-/// finished game is in the other games.
-pub(super) fn refuse_ended(text: &str, p: &crate::icehouse::Position) -> anyhow::Result<()> {
+/// An Icehouse Kotra position of `players` seats (`wrong` says what to do
+/// otherwise), in play: one whose game has ended is refused, as a finished
+/// game is in the other games.
+pub(super) fn icehouse_position(
+    text: &str,
+    players: u8,
+    wrong: &str,
+) -> anyhow::Result<crate::icehouse::Position> {
+    let p = crate::icehouse::parse_position(text)
+        .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))?;
+    if p.players != players {
+        bail!("{wrong}");
+    }
     if p.outcome().is_some() {
         bail!("bad position {text:?}: the game is over");
     }
-    Ok(())
+    Ok(p)
 }
 
 fn shipped_model<G: CliGame>(game: &G) -> Result<GameModel, GameModelError> {
@@ -150,22 +158,11 @@ pub fn run<G: CliGame>(game: &G, command: Command) -> anyhow::Result<()> {
         ),
         Command::Train(args) => train(game, args),
         Command::Rollout(args) => rollout(game, &args),
-        Command::Duel {
-            a,
-            b,
-            games,
-            seed,
-            json,
-            save_games,
-        } => {
-            if save_games.is_some() {
-                bail!("--save-games writes backgammon games only (.mat)");
-            }
-            if games == 0 {
-                bail!("--games must be at least 1");
-            }
-            let pa = parse_game_player(game, &a, || shipped_model(game))?;
-            let pb = parse_game_player(game, &b, || shipped_model(game))?;
+        Command::Duel(args) => {
+            args.check(false)?;
+            let (a, b, games, seed, json) = (&args.a, &args.b, args.games, args.seed, args.json);
+            let pa = parse_game_player(game, a, || shipped_model(game))?;
+            let pb = parse_game_player(game, b, || shipped_model(game))?;
             let bar = super::duel::games_bar(!json, games);
             let r = duel_game_reporting(game, &pa, &pb, games, seed, &|n| bar.inc(n));
             bar.finish_and_clear();

@@ -110,8 +110,8 @@ impl Replayed {
     /// player pastes into `kotra-ai analyze`.
     pub fn setup(&self) -> crate::backgammon::Setup {
         let state = &self.before;
-        let dice = match (&self.action, state.phase()) {
-            (Action::Move { dice, .. }, _) => [dice.high(), dice.low()],
+        let dice = match &self.action {
+            Action::Move { dice, .. } => [dice.high(), dice.low()],
             _ => [0, 0],
         };
         let on_roll = state.on_roll;
