@@ -8,6 +8,8 @@ Writes to $MATCH_DIR (default tests/data/matches); with MATCH_SGF=1 also
 the .sgf files (large: gnubg stores its evaluations in them). Each file is named
 LENGTH-pt-SEED (money sessions: money-SEED) and its players' noise is in
 the list below; gnubg's own RNG and seed make the games reproducible.
+MATCH_SET=comparison plays the 30 matches of the comparison with gnubg's
+own analysis instead.
 """
 import os
 import gnubg
@@ -23,6 +25,12 @@ MATCHES = [
     (9, 106, 0.04, 0.08),
 ]
 MONEY = [(201, 0.0, 0.06), (202, 0.08, 0.02)]
+# MATCH_SET=comparison: 30 matches of 3, 5 and 7 points whose players
+# range over noise 0 to 0.1, for scripts/review_vs_gnubg.py (not fixtures).
+if os.environ.get("MATCH_SET") == "comparison":
+    MATCHES = [(3 + 2 * (i % 3), 1001 + i, (i * 7 % 11) / 100, (i * 3 + 5) % 11 / 100)
+               for i in range(30)]
+    MONEY = []
 
 
 def players(n0, n1):

@@ -208,7 +208,7 @@ fn a_duel_saves_its_games_as_a_session_that_replays_to_its_result() {
 }
 
 #[test]
-fn review_judges_every_checker_play_and_names_bad_files() {
+fn review_judges_every_decision_and_names_bad_files() {
     let run = |args: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
             .args(args)
@@ -216,38 +216,145 @@ fn review_judges_every_checker_play_and_names_bad_files() {
             .unwrap()
     };
     let path =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/matches/3-pt-102.mat");
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/matches/7-pt-104.mat");
     let o = run(&["review", path.to_str().unwrap(), "--ply", "0", "--json"]);
     assert!(o.status.success(), "{o:?}");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let record = parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let mut moves = 0;
-    replay(&record, |r| moves += usize::from(r.after.is_some())).unwrap();
+    let (mut moves, mut doubles, mut answers) = (0, 0, 0);
+    replay(&record, |r| match r.action {
+        Action::Move { .. } => moves += 1,
+        Action::Double { .. } => doubles += 1,
+        Action::Take { .. } | Action::Drop { .. } | Action::Beaver { .. } => answers += 1,
+        Action::Win { .. } => {}
+    })
+    .unwrap();
     let decisions = v["decisions"].as_array().unwrap();
-    assert_eq!(decisions.len(), moves);
+    let of_kind = |k: &'static str| decisions.iter().filter(move |d| d["kind"] == k);
+    assert_eq!(of_kind("checker").count(), moves);
+    assert_eq!(of_kind("take").count(), answers);
+    // Every double is judged; a chance to double not taken only when close.
+    assert_eq!(
+        of_kind("double")
+            .filter(|d| d["played"] == "double")
+            .count(),
+        doubles
+    );
+    for d in of_kind("double").filter(|d| d["played"] == "no double") {
+        let e: Vec<f64> = serde_json::from_value(d["cube_equities"].clone()).unwrap();
+        assert!(e[1].min(e[2]) > e[0] - 0.16, "{d}");
+        let missed = (e[1].min(e[2]) - e[0]).max(0.0);
+        let loss = d["loss"].as_f64().unwrap();
+        assert!(loss <= missed + 1e-6, "{d}");
+        assert_eq!(d["cube_error"] == "missed double", loss > 0.0, "{d}");
+    }
+    // The answer loses what the worse of take and pass costs the taker.
+    for d in of_kind("take") {
+        let e: Vec<f64> = serde_json::from_value(d["cube_equities"].clone()).unwrap();
+        let chosen = if d["played"] == "pass" { e[2] } else { e[1] };
+        let loss = d["loss"].as_f64().unwrap();
+        assert!((loss - (chosen - e[1].min(e[2]))).abs() < 1e-5, "{d}");
+    }
+    // gnubg 1.07 analysing this match at 0-ply counts 24 and 10 close or
+    // actual cube decisions: the same rule counts ours.
+    let cube_counts: Vec<u64> = v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["cube_decisions"].as_u64().unwrap())
+        .collect();
+    assert!(
+        cube_counts[0].abs_diff(24) <= 4 && cube_counts[1].abs_diff(10) <= 3,
+        "{cube_counts:?}"
+    );
     for (p, player) in v["players"].as_array().unwrap().iter().enumerate() {
         assert_eq!(player["name"], record.players[p].as_str());
-        // The error rate is the unforced plays' mean loss in mEMG.
-        let mine: Vec<&serde_json::Value> = decisions
+        let counted: Vec<&serde_json::Value> = decisions
             .iter()
-            .filter(|d| d["player"] == p && d["forced"] == false)
+            .filter(|d| d["player"] == p && d["counted"] == true)
             .collect();
-        assert_eq!(player["decisions"].as_u64().unwrap() as usize, mine.len());
-        let lost: f64 = mine.iter().map(|d| d["loss"].as_f64().unwrap()).sum();
+        assert_eq!(
+            player["decisions"].as_u64().unwrap() as usize,
+            counted.len()
+        );
+        // The error rate is the counted decisions' mean loss in mEMG; the
+        // PR half of it.
+        let lost: f64 = counted.iter().map(|d| d["loss"].as_f64().unwrap()).sum();
         let rate = player["error_rate"].as_f64().unwrap();
         assert!(
-            (rate - 1000.0 * lost / mine.len() as f64).abs() < 1e-2,
+            (rate - 1000.0 * lost / counted.len() as f64).abs() < 1e-2,
             "{rate}"
         );
         assert!((player["pr"].as_f64().unwrap() - rate / 2.0).abs() < 1e-2);
+        // Luck: one roll each move but the opening ones.
+        let lucky: Vec<f64> = decisions
+            .iter()
+            .filter(|d| d["player"] == p && !d["luck"].is_null())
+            .map(|d| d["luck"].as_f64().unwrap())
+            .collect();
+        assert_eq!(player["rolls"].as_u64().unwrap() as usize, lucky.len());
+        let luck: f64 = lucky.iter().sum();
+        assert!((player["luck"].as_f64().unwrap() - luck).abs() < 1e-3);
+    }
+    // The match's winner ends with all the match winning chances; luck
+    // moves the adjusted results by equal and opposite amounts.
+    let players = v["players"].as_array().unwrap();
+    let result = |p: usize, k: &str| players[p][k].as_f64().unwrap();
+    assert_eq!((result(0, "result"), result(1, "result")), (0.0, 1.0));
+    let shift = |p| result(p, "luck_adjusted") - result(p, "result");
+    assert!((shift(0) + shift(1)).abs() < 1e-5);
+    // One summary a game, whose counts add up to the match's.
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), record.games.len());
+    for p in 0..2 {
+        let sum: u64 = games
+            .iter()
+            .map(|g| g["players"][p]["decisions"].as_u64().unwrap())
+            .sum();
+        assert_eq!(sum, players[p]["decisions"].as_u64().unwrap());
     }
     // Every loss is non-negative and a best play loses nothing.
     assert!(decisions.iter().all(|d| d["loss"].as_f64().unwrap() >= 0.0));
     assert!(
-        decisions
-            .iter()
+        of_kind("checker")
             .filter(|d| d["played"] == d["best"])
             .all(|d| d["loss"].as_f64().unwrap() == 0.0)
+    );
+    // The same answer on one thread.
+    let one = std::process::Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
+        .args(["review", path.to_str().unwrap(), "--ply", "0", "--json"])
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .unwrap();
+    assert_eq!(one.stdout, o.stdout);
+    // Other marks: fewer errors marked; thresholds not increasing refused.
+    let o = run(&[
+        "review",
+        path.to_str().unwrap(),
+        "--ply",
+        "0",
+        "--json",
+        "--marks",
+        "0.2,0.3,0.4",
+    ]);
+    let loose: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let marked = |v: &serde_json::Value| {
+        v["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| !d["mark"].is_null())
+            .count()
+    };
+    assert!(marked(&loose) < marked(&v), "{}", marked(&loose));
+    let o = run(&["review", path.to_str().unwrap(), "--marks", "0.1,0.05,0.2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr)
+            .trim_end()
+            .lines()
+            .count(),
+        1
     );
     // A bad file: one line naming the file, the game, the move and the line.
     let dir = std::env::temp_dir().join(format!("kotra-review-{}", std::process::id()));

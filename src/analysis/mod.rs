@@ -14,7 +14,10 @@ mod review;
 pub use report::{
     CandidateRollout, CubeReport, Estimate6, MoveLine, MoveReport, PositionRollout, RolledCube,
 };
-pub use review::{MARKS, Marks, MoveVerdict, PlayerSummary, Review, rating};
+pub use review::{
+    CLOSE_CUBE, CubeErrors, DecisionKind, GameSummary, MARKS, Marks, MatchPlayer, Outcome,
+    PlayerSummary, Review, ReviewSettings, Verdict, luck_words, mark, rating,
+};
 
 use crate::backgammon::{Dice, MoveList, Setup, legal_moves};
 use crate::cube::static_cube_decision;
@@ -49,10 +52,10 @@ pub enum AnalysisError {
     Settings(String),
 }
 
-/// Where a rollout reports how far it has come (a progress bar, a
-/// server's event stream).
+/// Where a long job (a rollout's trials, a review's decisions) reports
+/// how far it has come (a progress bar, a server's event stream).
 pub trait TrialProgress {
-    /// The trials the whole rollout will play, said once before the first.
+    /// The trials the whole job will play, said once before the first.
     fn planned(&self, _trials: u64) {}
     /// `trials` more have finished.
     fn done(&self, trials: u64);
@@ -148,6 +151,14 @@ impl<'a> Analyzer<'a> {
             .searcher(Equity::Cubeful)
             .cube_decision(&setup.position, &state, ply);
         CubeReport::new(ply, analysis.decision, analysis.probs, &state)
+    }
+
+    /// The luck of `dice` for the side on roll of `setup`: its value
+    /// against the average roll's, money-normalised (see
+    /// [`Searcher::roll_luck`]).
+    pub fn luck(&self, setup: &Setup, dice: Dice) -> f32 {
+        self.cubeful
+            .roll_luck(&setup.position, dice, &CubeState::from_setup(setup))
     }
 
     /// The static cubeless probabilities of the side on roll.

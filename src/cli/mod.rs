@@ -123,21 +123,10 @@ pub enum Command {
     Train(train::TrainArgs),
     /// Play mirrored money games between two players and report points per game.
     Duel(duel::DuelArgs),
-    /// Review a played match (.mat): every checker play against the best
-    /// at a ply, gnubg's marks, error rates and PR per player.
-    Review {
-        /// The match file (Jellyfish .mat, as gnubg, XG and the servers export).
-        file: std::path::PathBuf,
-        /// Search depth as gnubg counts it (0 to 3; 2 is gnubg's world class).
-        #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
-        ply: u8,
-        /// Another model file instead of the shipped network.
-        #[arg(long)]
-        model: Option<std::path::PathBuf>,
-        /// Print JSON: {"ply":..,"players":[..],"decisions":[..]}.
-        #[arg(long)]
-        json: bool,
-    },
+    /// Review a played match (.mat): every checker play and cube decision
+    /// against the best at a ply, the luck of every roll, gnubg's marks,
+    /// error rates and PR per player and per game.
+    Review(review::ReviewArgs),
     /// Mean move error on decisions labelled by gnubg (dev-moves format), by phase.
     Score {
         /// The decisions (e.g. tests/data/dev-moves.jsonl).
@@ -297,12 +286,7 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
             _ => model_info::run(path.as_deref()),
         },
         Command::Ubgi { model } => ubgi(model.as_deref()),
-        Command::Review {
-            file,
-            ply,
-            model,
-            json,
-        } => review::run(&file, ply, model.as_deref(), json),
+        Command::Review(args) => review::run(args),
         Command::Score {
             set,
             model,

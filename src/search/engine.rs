@@ -399,6 +399,20 @@ impl<'a> Searcher<'a> {
         ranked
     }
 
+    /// How much better `dice` is for the roller of `pos` than the average
+    /// roll, in units of the cube: the value after its best move (chosen
+    /// and valued at 0-ply) less the same averaged over the 36 rolls. This
+    /// is the luck of a roll as gnubg's analysis counts it; no cube action
+    /// comes first, since the roll is what is judged, not the doubling.
+    pub fn roll_luck(&self, pos: &Position, dice: Dice, state: &CubeState) -> f32 {
+        let states = std::slice::from_ref(state);
+        let mut actual = [0f32; MAX_STATES];
+        self.after_roll(pos, dice, states, 1, &mut actual);
+        let mut mean = [0f32; 1];
+        self.roll_average(pos, states, 1, &mut mean, false);
+        state.normalise(actual[0]) - state.normalise(mean[0])
+    }
+
     /// The cube decision before the roll of `pos` for its roller.
     pub fn cube_decision(&self, pos: &Position, state: &CubeState, ply: u8) -> CubeAnalysis {
         if ply == 0 {
