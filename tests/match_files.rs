@@ -149,6 +149,9 @@ fn a_written_match_reads_back_the_same_and_replays() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/matches");
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "mat") {
+            continue;
+        }
         let record = parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
         let again = parse(&write(&record)).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         // The same games, players and actions (line numbers aside).
@@ -204,6 +207,22 @@ fn a_duel_saves_its_games_as_a_session_that_replays_to_its_result() {
         }
     }
     assert!((net as f64 / 20.0 - v["ppg"].as_f64().unwrap()).abs() < 1e-9);
+    // The same session as gnubg's .sgf: the same games, action for action.
+    let sgf = kotra::notation::sgf::parse(&std::fs::read_to_string(dir.join("duel.sgf")).unwrap())
+        .unwrap();
+    assert_eq!(sgf.games.len(), 20);
+    let actions = |r: &kotra::notation::mat::MatchRecord| -> Vec<Action> {
+        r.games
+            .iter()
+            .flat_map(|g| g.actions.iter().map(|a| a.2.clone()))
+            .filter(|a| !matches!(a, Action::Move { .. }))
+            .collect()
+    };
+    assert_eq!(actions(&sgf), actions(&record));
+    let mut moves = [0, 0];
+    replay(&sgf, |r| moves[0] += usize::from(r.after.is_some())).unwrap();
+    replay(&record, |r| moves[1] += usize::from(r.after.is_some())).unwrap();
+    assert_eq!(moves[0], moves[1]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -24,8 +24,9 @@ pub struct DuelArgs {
     /// Print {"games":N,"ppg":x,"se":y}.
     #[arg(long)]
     pub json: bool,
-    /// Save every game into DIR/duel.mat (a money session, player A in
-    /// the left column), which gnubg and `kotra-ai` read back.
+    /// Save every game into DIR/duel.mat and DIR/duel.sgf (a money
+    /// session, player A on the left / White), which gnubg and `kotra-ai`
+    /// read back.
     #[arg(long, value_name = "DIR")]
     pub save_games: Option<std::path::PathBuf>,
 }
@@ -61,10 +62,16 @@ pub fn run(args: DuelArgs) -> anyhow::Result<()> {
         None => duel_reporting(pa.as_ref(), pb.as_ref(), games, seed, &|n| bar.inc(n)),
         Some(dir) => {
             let (r, pairs) = duel_logged(pa.as_ref(), pb.as_ref(), games, seed, &|n| bar.inc(n));
-            let path = dir.join("duel.mat");
-            let text = crate::notation::mat::write(&session([&a, &b], &pairs));
-            crate::atomic_file::write(&path, text.as_bytes())
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            let record = session([&a, &b], &pairs);
+            let sgf = crate::notation::sgf::write(&record, &Default::default())?;
+            for (name, text) in [
+                ("duel.mat", crate::notation::mat::write(&record)),
+                ("duel.sgf", sgf),
+            ] {
+                let path = dir.join(name);
+                crate::atomic_file::write(&path, text.as_bytes())
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
             r
         }
     };
@@ -132,5 +139,6 @@ fn session(names: [&str; 2], pairs: &[[(GameLog, i32); 2]]) -> MatchRecord {
         length: 0,
         players: names.map(str::to_string),
         games,
+        jacoby: false,
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::analysis::{Analyzer, DecisionKind, MARKS, PlayerSummary, Review, ReviewSettings};
 use crate::eval::{Evaluator, model_or_shipped};
-use crate::notation::mat;
+use crate::notation::{self, mat};
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 
@@ -11,7 +11,8 @@ const WORST: usize = 10;
 
 #[derive(clap::Args, Debug)]
 pub struct ReviewArgs {
-    /// The match file (Jellyfish .mat, as gnubg, XG and the servers export).
+    /// The match file: Jellyfish .mat (as gnubg, XG and the servers
+    /// export it) or gnubg's .sgf.
     file: PathBuf,
     /// Search depth as gnubg counts it (0 to 3; 2 is gnubg's world class).
     #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
@@ -20,6 +21,10 @@ pub struct ReviewArgs {
     /// lost (gnubg's by default).
     #[arg(long, value_parser = marks_arg, default_value = "0.03,0.06,0.12")]
     marks: Marks3,
+    /// Also write the match as gnubg's .sgf with the review in it (marks,
+    /// luck, the best moves and cube equities as comments).
+    #[arg(long, value_name = "OUT")]
+    sgf: Option<PathBuf>,
     /// Another model file instead of the shipped network.
     #[arg(long)]
     model: Option<PathBuf>,
@@ -53,7 +58,8 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<()> {
     let file = &args.file;
     let text =
         std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let record = mat::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let record =
+        notation::parse_match(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let eval = Evaluator::new(model_or_shipped(args.model.as_deref())?);
     let analyzer = Analyzer::new(&eval);
     let bar = crate::progress::bar(
@@ -69,6 +75,12 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<()> {
         .review(&record, &settings, &bar)
         .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     bar.finish_and_clear();
+    if let Some(out) = &args.sgf {
+        let text = notation::sgf::write(&record, &review.sgf_notes())
+            .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        crate::atomic_file::write(out, text.as_bytes())
+            .with_context(|| format!("cannot write {}", out.display()))?;
+    }
     if args.json {
         println!("{}", serde_json::to_string(&review)?);
         return Ok(());

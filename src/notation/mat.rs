@@ -64,6 +64,9 @@ pub struct MatchRecord {
     /// Left, right (the left player is player 0).
     pub players: [String; 2],
     pub games: Vec<GameRecord>,
+    /// The Jacoby rule held (money only): `.sgf` files say so in `RU`;
+    /// `.mat` files cannot, and are read without it.
+    pub jacoby: bool,
 }
 
 /// What is wrong with a match file, and where.
@@ -91,6 +94,9 @@ fn place(game: u32, move_number: u32) -> String {
 #[derive(Clone, Debug)]
 pub struct Replayed {
     pub game: u32,
+    /// The action's place in its game's `actions`: what names it when a
+    /// record was built in memory (a duel's) and has no lines.
+    pub index: usize,
     pub line: usize,
     pub move_number: u32,
     /// The referee just before the action (for a move, after its roll).
@@ -245,6 +251,7 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
         length,
         players,
         games,
+        jacoby: false,
     })
 }
 
@@ -436,16 +443,17 @@ pub fn replay(record: &MatchRecord, mut visit: impl FnMut(&Replayed)) -> Result<
             && (score[0] + 1 == record.length || score[1] + 1 == record.length);
         crawford_done |= crawford;
         // Money sessions allow beavers (the file shows them when they
-        // happen); the format does not say whether the Jacoby rule held,
+        // happen); a `.mat` does not say whether the Jacoby rule held,
         // and a game it would change is caught by its `Wins` line.
         let rules = CubeRules {
             beavers: money,
+            jacoby: money && record.jacoby,
             ..CubeRules::default()
         };
         let mut state = GameState::new(rules, money, crawford);
         let mut result = None;
         let mut ended = false;
-        for (line, move_number, action) in &game.actions {
+        for (index, (line, move_number, action)) in game.actions.iter().enumerate() {
             let (line, move_number) = (*line, *move_number);
             let bad = |what: String| err(line, move_number, what);
             // A beaver stands unless the doubler answers it: the files
@@ -574,6 +582,7 @@ pub fn replay(record: &MatchRecord, mut visit: impl FnMut(&Replayed)) -> Result<
             }
             visit(&Replayed {
                 game: game.number,
+                index,
                 line,
                 move_number,
                 before,

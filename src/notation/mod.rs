@@ -9,6 +9,7 @@ pub mod mat;
 pub mod match_id;
 pub mod move_text;
 pub mod position_id;
+pub mod sgf;
 pub mod xgid;
 
 use crate::backgammon::Setup;
@@ -38,4 +39,14 @@ pub fn parse_setup(text: &str) -> Result<Setup, SetupError> {
     };
     setup.check_in_play()?;
     Ok(setup)
+}
+
+/// Reads a match file's text, `.sgf` or `.mat`, told apart by its first
+/// character (an SGF collection opens with `(`).
+pub fn parse_match(text: &str) -> Result<mat::MatchRecord, mat::MatError> {
+    if text.trim_start().starts_with('(') {
+        sgf::parse(text)
+    } else {
+        mat::parse(text)
+    }
 }

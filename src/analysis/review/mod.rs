@@ -6,11 +6,14 @@
 //! post-Crawford) in a match. gnubg's marks and error rates, eXtreme
 //! Gammon's PR, per player, per game and for the match.
 
+mod sgf_notes;
 mod summary;
 mod verdict;
 
 pub use summary::{CubeErrors, GameSummary, Marks, Outcome, PlayerSummary};
-pub use verdict::{CLOSE_CUBE, DecisionKind, MARKS, Verdict, luck_words, mark, rating};
+pub use verdict::{
+    ALTERNATIVES, CLOSE_CUBE, DecisionKind, MARKS, Verdict, luck_words, mark, rating,
+};
 
 use super::{Analyzer, Equity, TrialProgress};
 use crate::backgammon::Setup;
@@ -71,8 +74,19 @@ enum Job {
     Cube {
         replayed: Replayed,
         doubled: bool,
-        answer: Option<(u8, &'static str)>,
+        answer: Option<Answer>,
     },
+}
+
+/// The answer to a double: who, what ("take", "pass", "beaver"), and
+/// where in the file.
+#[derive(Clone, Copy)]
+struct Answer {
+    player: u8,
+    action: usize,
+    played: &'static str,
+    line: usize,
+    move_number: u32,
 }
 
 impl Analyzer<'_> {
@@ -175,6 +189,7 @@ impl Analyzer<'_> {
         };
         Verdict {
             game: r.game,
+            action: r.index,
             move_number: r.move_number,
             line: r.line,
             player: *player,
@@ -189,6 +204,12 @@ impl Analyzer<'_> {
             cube_error: None,
             cube_equities: None,
             luck,
+            alternatives: report
+                .moves
+                .iter()
+                .take(ALTERNATIVES)
+                .map(|m| (m.text.clone(), m.equity))
+                .collect(),
             luck_stakes,
         }
     }
@@ -199,7 +220,7 @@ impl Analyzer<'_> {
         &self,
         r: &Replayed,
         doubled: bool,
-        answer: Option<(u8, &'static str)>,
+        answer: Option<Answer>,
         settings: &ReviewSettings,
     ) -> Vec<Verdict> {
         let mut setup: Setup = r.setup();
@@ -212,6 +233,7 @@ impl Analyzer<'_> {
         let equities = [d.no_double, d.double_take, d.double_pass];
         let verdict = |player, kind, played: &str, best: String, loss: f32, error| Verdict {
             game: r.game,
+            action: r.index,
             move_number: r.move_number,
             line: r.line,
             player,
@@ -226,6 +248,7 @@ impl Analyzer<'_> {
             cube_error: (loss > 0.0).then_some(error),
             cube_equities: Some(equities),
             luck: None,
+            alternatives: Vec::new(),
             luck_stakes: 0.0,
         };
         let mut out = Vec::new();
@@ -256,10 +279,10 @@ impl Analyzer<'_> {
                 "missed double",
             ));
         }
-        if let Some((taker, played)) = answer {
+        if let Some(a) = answer {
             // The taker wants the doubler's equity low; a beaver is judged
             // as the take it contains.
-            let (chosen, error) = match played {
+            let (chosen, error) = match a.played {
                 "pass" => (d.double_pass, "wrong pass"),
                 _ => (d.double_take, "wrong take"),
             };
@@ -267,14 +290,16 @@ impl Analyzer<'_> {
                 TakeAnswer::Pass => "pass",
                 _ => "take",
             };
-            out.push(verdict(
-                taker,
+            let mut v = verdict(
+                a.player,
                 DecisionKind::Take,
-                played,
+                a.played,
                 best.to_string(),
                 (chosen - after_double).max(0.0),
                 error,
-            ));
+            );
+            (v.line, v.move_number, v.action) = (a.line, a.move_number, a.action);
+            out.push(v);
         }
         out
     }
@@ -322,7 +347,13 @@ fn gather(record: &MatchRecord) -> Result<Vec<Job>, MatError> {
                     _ => "beaver",
                 };
                 if let Some(Job::Cube { answer, .. }) = jobs.last_mut() {
-                    answer.get_or_insert((*player, played));
+                    answer.get_or_insert(Answer {
+                        player: *player,
+                        action: r.index,
+                        played,
+                        line: r.line,
+                        move_number: r.move_number,
+                    });
                 }
             }
             Action::Win { .. } => {}

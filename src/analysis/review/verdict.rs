@@ -12,6 +12,9 @@ pub const MARKS: [f32; 3] = [0.030, 0.060, 0.120];
 /// decisions that are not close.
 pub const CLOSE_CUBE: f32 = 0.16;
 
+/// How many of the best moves a checker verdict keeps.
+pub const ALTERNATIVES: usize = 5;
+
 /// What kind of decision a verdict judges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -28,6 +31,10 @@ pub enum DecisionKind {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Verdict {
     pub game: u32,
+    /// The action's index in its game's record (not in the JSON; what
+    /// an annotated `.sgf` hangs the verdict on).
+    #[serde(skip)]
+    pub action: usize,
     pub move_number: u32,
     pub line: usize,
     /// Who decided: 0 left, 1 right.
@@ -64,6 +71,10 @@ pub struct Verdict {
     /// opening roll, which falls to whichever side it favours, counts none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub luck: Option<f32>,
+    /// The best moves at the review's ply with their normalised equities,
+    /// best first (checker plays only, at most [`ALTERNATIVES`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<(String, f32)>,
     /// The same luck in the stakes of the game: points (money, at the
     /// cube's value) or match winning chances (not in the JSON).
     #[serde(skip)]
