@@ -125,6 +125,12 @@ fn bad_files_are_refused_with_game_move_and_line() {
         ),
         // Not a match file at all.
         (" 5 point match", " five point match", "match length"),
+        // Another game on the same board.
+        (
+            "; [Site \"somewhere\"]",
+            "; [Site \"somewhere\"]\n; [Variation \"Nackgammon\"]",
+            "Nackgammon",
+        ),
     ];
     // gnubg allows raccoons by default; the rules here do not
     // (docs/rules/backgammon.md, 12.2).
@@ -305,7 +311,7 @@ fn review_judges_every_decision_and_names_bad_files() {
             "{rate}"
         );
         assert!((player["pr"].as_f64().unwrap() - rate / 2.0).abs() < 1e-2);
-        // Luck: one roll each move but the opening ones.
+        // Luck: one roll each move.
         let lucky: Vec<f64> = decisions
             .iter()
             .filter(|d| d["player"] == p && !d["luck"].is_null())
@@ -375,6 +381,14 @@ fn review_judges_every_decision_and_names_bad_files() {
             .count(),
         1
     );
+    // An endless input is refused after a bounded read.
+    #[cfg(unix)]
+    {
+        let o = run(&["review", "/dev/zero", "--ply", "0"]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("larger than 64 MiB"), "{err}");
+    }
     // A bad file: one line naming the file, the game, the move and the line.
     let dir = std::env::temp_dir().join(format!("kotra-review-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

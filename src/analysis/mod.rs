@@ -154,11 +154,15 @@ impl<'a> Analyzer<'a> {
     }
 
     /// The luck of `dice` for the side on roll of `setup`: its value
-    /// against the average roll's, money-normalised (see
-    /// [`Searcher::roll_luck`]).
-    pub fn luck(&self, setup: &Setup, dice: Dice) -> f32 {
-        self.cubeful
-            .roll_luck(&setup.position, dice, &CubeState::from_setup(setup))
+    /// against the average roll's (of the non-doubles for a game's
+    /// `opening` roll), money-normalised (see [`Searcher::roll_luck`]).
+    pub fn luck(&self, setup: &Setup, dice: Dice, opening: bool) -> f32 {
+        self.cubeful.roll_luck(
+            &setup.position,
+            dice,
+            &CubeState::from_setup(setup),
+            opening,
+        )
     }
 
     /// The static cubeless probabilities of the side on roll.

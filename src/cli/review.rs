@@ -56,8 +56,7 @@ pub fn run(args: ReviewArgs) -> anyhow::Result<()> {
         anyhow::bail!("--ply must be 0 to {}", super::analyze::MAX_PLY);
     }
     let file = &args.file;
-    let text =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let text = read_bounded(file)?;
     let record =
         notation::parse_match(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let eval = Evaluator::new(model_or_shipped(args.model.as_deref())?);
@@ -218,4 +217,25 @@ fn print_players(players: &[&PlayerSummary]) {
             c.wrong_passes
         );
     }
+}
+
+/// The file's text, refused past [`notation::MAX_MATCH_BYTES`] without
+/// reading further.
+fn read_bounded(file: &Path) -> anyhow::Result<String> {
+    use std::io::Read as _;
+    let cannot = || format!("cannot read {}", file.display());
+    let mut text = String::new();
+    std::fs::File::open(file)
+        .with_context(cannot)?
+        .take(notation::MAX_MATCH_BYTES + 1)
+        .read_to_string(&mut text)
+        .with_context(cannot)?;
+    if text.len() as u64 > notation::MAX_MATCH_BYTES {
+        anyhow::bail!(
+            "{}: larger than {} MiB, more than any match file",
+            file.display(),
+            notation::MAX_MATCH_BYTES >> 20
+        );
+    }
+    Ok(text)
 }

@@ -159,6 +159,16 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
             what,
         };
         let trimmed = line.trim_start();
+        if let Some(variation) = trimmed
+            .strip_prefix("; [Variation \"")
+            .and_then(|v| v.strip_suffix("\"]"))
+            && !variation.eq_ignore_ascii_case("backgammon")
+        {
+            return Err(err(
+                0,
+                format!("the variation {variation:?}: kotra-ai plays standard backgammon only"),
+            ));
+        }
         if trimmed.is_empty() || trimmed.starts_with(';') {
             continue;
         }

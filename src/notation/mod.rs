@@ -41,6 +41,10 @@ pub fn parse_setup(text: &str) -> Result<Setup, SetupError> {
     Ok(setup)
 }
 
+/// The largest match file read (64 MiB, some hundred thousand games):
+/// a reader stops there, so a huge or endless input costs bounded memory.
+pub const MAX_MATCH_BYTES: u64 = 64 << 20;
+
 /// Reads a match file's text, `.sgf` or `.mat`, told apart by its first
 /// character (an SGF collection opens with `(`).
 pub fn parse_match(text: &str) -> Result<mat::MatchRecord, mat::MatError> {

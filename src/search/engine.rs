@@ -401,16 +401,23 @@ impl<'a> Searcher<'a> {
 
     /// How much better `dice` is for the roller of `pos` than the average
     /// roll, in units of the cube: the value after its best move (chosen
-    /// and valued at 0-ply) less the same averaged over the 36 rolls. This
+    /// and valued at 0-ply) less the same averaged over the 36 rolls, or
+    /// over the 30 that are not doubles for a game's `opening` roll. This
     /// is the luck of a roll as gnubg's analysis counts it; no cube action
     /// comes first, since the roll is what is judged, not the doubling.
-    pub fn roll_luck(&self, pos: &Position, dice: Dice, state: &CubeState) -> f32 {
+    pub fn roll_luck(&self, pos: &Position, dice: Dice, state: &CubeState, opening: bool) -> f32 {
         let states = std::slice::from_ref(state);
-        let mut actual = [0f32; MAX_STATES];
-        self.after_roll(pos, dice, states, 1, &mut actual);
-        let mut mean = [0f32; 1];
-        self.roll_average(pos, states, 1, &mut mean, false);
-        state.normalise(actual[0]) - state.normalise(mean[0])
+        let value = |d: Dice| {
+            let mut v = [0f32; MAX_STATES];
+            self.after_roll(pos, d, states, 1, &mut v);
+            state.normalise(v[0])
+        };
+        let (mut sum, mut weight) = (0.0, 0.0);
+        for (d, w) in Dice::all_rolls().filter(|(d, _)| !(opening && d.is_double())) {
+            sum += value(d) * w as f32;
+            weight += w as f32;
+        }
+        value(dice) - sum / weight
     }
 
     /// The cube decision before the roll of `pos` for its roller.

@@ -180,13 +180,11 @@ impl Analyzer<'_> {
             }
             None => (0.0, String::new()),
         };
-        let (luck, luck_stakes) = if opening {
-            (None, 0.0)
-        } else {
-            let luck = self.luck(&setup, *dice);
-            let state = CubeState::from_setup(&setup);
-            (Some(luck), state.denormalise(luck) - state.denormalise(0.0))
-        };
+        let state = CubeState::from_setup(&setup);
+        let luck = self.luck(&setup, *dice, opening);
+        let luck_stakes = state.denormalise(luck) - state.denormalise(0.0);
+        let mwc_scale =
+            (!state.is_money()).then(|| state.denormalise(1.0) - state.denormalise(0.0));
         Verdict {
             game: r.game,
             action: r.index,
@@ -203,7 +201,8 @@ impl Analyzer<'_> {
             counted: report.moves.len() > 1,
             cube_error: None,
             cube_equities: None,
-            luck,
+            luck: Some(luck),
+            loss_mwc: mwc_scale.map(|k| loss * k),
             alternatives: report
                 .moves
                 .iter()
@@ -231,6 +230,9 @@ impl Analyzer<'_> {
         let d = self.cube_decision(&setup, settings.ply).decision;
         let after_double = d.double_take.min(d.double_pass);
         let equities = [d.no_double, d.double_take, d.double_pass];
+        let state = CubeState::from_setup(&setup);
+        let mwc_scale =
+            (!state.is_money()).then(|| state.denormalise(1.0) - state.denormalise(0.0));
         let verdict = |player, kind, played: &str, best: String, loss: f32, error| Verdict {
             game: r.game,
             action: r.index,
@@ -248,6 +250,7 @@ impl Analyzer<'_> {
             cube_error: (loss > 0.0).then_some(error),
             cube_equities: Some(equities),
             luck: None,
+            loss_mwc: mwc_scale.map(|k| loss * k),
             alternatives: Vec::new(),
             luck_stakes: 0.0,
         };

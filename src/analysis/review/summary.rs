@@ -40,6 +40,9 @@ pub struct PlayerSummary {
     pub total_loss: f32,
     pub checker_loss: f32,
     pub cube_loss: f32,
+    /// The same total in match winning chances (matches only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_loss_mwc: Option<f32>,
     pub error_rate: f32,
     pub checker_error_rate: f32,
     pub cube_error_rate: f32,
@@ -48,7 +51,7 @@ pub struct PlayerSummary {
     pub cube_errors: CubeErrors,
     /// gnubg's words for the error rate.
     pub rating: &'static str,
-    /// The rolls whose luck is counted (every roll but the opening one).
+    /// The rolls whose luck is counted (every roll the player moved on).
     pub rolls: usize,
     /// Normalised luck in all, and per roll in mEMG.
     pub luck: f32,
@@ -85,6 +88,9 @@ impl PlayerSummary {
             total_loss,
             checker_loss,
             cube_loss,
+            total_loss_mwc: counted()
+                .map(|v| v.loss_mwc)
+                .try_fold(0.0, |sum, l| l.map(|l| sum + l)),
             error_rate,
             checker_error_rate: per(checker_loss, checker_decisions),
             cube_error_rate: per(cube_loss, cube_decisions),

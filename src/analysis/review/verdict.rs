@@ -67,8 +67,12 @@ pub struct Verdict {
     /// equities; cube decisions only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cube_equities: Option<[f32; 3]>,
-    /// The roll's luck for the mover, normalised (checker plays only; the
-    /// opening roll, which falls to whichever side it favours, counts none).
+    /// The same loss in match winning chances (matches only): the
+    /// Kazaross-XG2 table's value of the equity lost at this score and cube.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loss_mwc: Option<f32>,
+    /// The roll's luck for the mover, normalised (checker plays only; a
+    /// game's opening roll against the average of the 30 non-doubles).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub luck: Option<f32>,
     /// The best moves at the review's ply with their normalised equities,

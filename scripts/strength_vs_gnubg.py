@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""kotra-ai against GNU Backgammon by play: money games with the cube,
+many seeds in parallel, pooled into points per game with its standard
+error, and gnubg's own analysis of the games split so you see where the
+points go (issue 48's harness).
+
+    python3 scripts/strength_vs_gnubg.py --ply 0 --games 4000 [--procs 2] [--seed 101]
+        [--chunk 250] [--model PATH] [--dir runs/strength/NAME] [--analyse] [--analyse-ply 0]
+
+Both seats search as deep as `--ply` says, in gnubg's meaning: gnubg plays
+at that ply, kotra-ai at UBGI engine.ply = ply + 1 (root-inclusive). The
+games run in chunks of `--chunk`, each its own `../shared/oracle/play.py`
+process (seed SEED * 1000 + chunk number) at low priority, `--procs` at a
+time. A chunk whose output holds its summary line is done: a killed run
+started again plays only the chunks missing, losing at most those in
+flight. Every finished chunk is pooled: ppg ± SE from kotra-ai's side, per
+chunk and in all.
+
+With `--analyse`, gnubg analyses every saved game (at `--analyse-ply`,
+0 by default: the games are many) and reports, for each side, chequer and
+cube error per decision (mEMG) and the chequer error by phase (contact,
+race, bear-off), summed over the games.
+
+For a cheap A/B of two networks without gnubg, use the mirrored duel:
+    kotra-ai duel --a net:NEW.bin --b net --games 20000 --seed 1
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ORACLE = os.path.normpath(os.path.join(ROOT, "..", "shared", "oracle"))
+
+ANALYSE = r"""
+import gnubg, glob, json, os
+PLY = {ply}
+out = dict(players={{}}, phases={{}})
+
+def phase(board):
+    # board: [opponent[25], on roll[25]], each from its own side; index 24 the bar.
+    opp, me = board
+    if sum(me) + sum(opp) == 0:
+        return "bear-off"
+    # Contact while some checker of one side is still behind one of the other's.
+    my_back = max((i for i in range(25) if me[i]), default=-1)
+    opp_back = max((i for i in range(25) if opp[i]), default=-1)
+    if my_back + opp_back >= 23:
+        return "contact"
+    if my_back < 6 and opp_back < 6:
+        return "bear-off"
+    return "race"
+
+for f in sorted(glob.glob(os.path.join({sgf_dir!r}, "*.sgf"))):
+    gnubg.command("load match " + f)
+    gnubg.command("set analysis chequerplay evaluation plies %d" % PLY)
+    gnubg.command("set analysis cubedecision evaluation plies %d" % PLY)
+    gnubg.command("analyse match")
+    m = gnubg.match(analysis=1, boards=1, statistics=1, verbose=0)
+    names = {{side: m["match-info"][side]["name"] for side in ("X", "O")}}
+    for side, stats in m["stats"].items():
+        p = out["players"].setdefault(names[side], dict(moves=0, chequer=0.0, close_cube=0, cube=0.0))
+        p["moves"] += stats["moves"]["unforced-moves"]
+        p["chequer"] += stats["moves"]["error-skill"]
+        p["close_cube"] += stats["cube"]["close-cube"]
+        p["cube"] += sum(v for k, v in stats["cube"].items() if k.startswith("err-") and k.endswith("-skill"))
+    for g in m["games"]:
+        for r in g["game"]:
+            a = r.get("analysis", {{}})
+            if r.get("action") != "move" or "moves" not in a or "board" not in r:
+                continue
+            moves = a["moves"]
+            if len(moves) < 2:
+                continue
+            chosen = moves[a["imove"]] if a.get("imove") is not None and a["imove"] < len(moves) else None
+            if chosen is None:
+                continue
+            err = moves[0]["score"] - chosen["score"]
+            key = names[r["player"]] + " " + phase(r["board"])
+            ph = out["phases"].setdefault(key, [0, 0.0])
+            ph[0] += 1
+            ph[1] += max(err, 0.0)
+json.dump(out, open({result!r}, "w"))
+"""
+
+
+def summary(points):
+    n = len(points)
+    if n == 0:
+        return 0.0, 0.0
+    mean = sum(points) / n
+    sd = math.sqrt(sum((p - mean) ** 2 for p in points) / (n - 1)) if n > 1 else 0.0
+    return mean, sd / math.sqrt(n)
+
+
+def chunk_done(path):
+    """The per-game points of a finished chunk, or None."""
+    if not os.path.exists(path):
+        return None
+    games, finished = [], False
+    with open(path) as f:
+        for line in f:
+            rec = json.loads(line)
+            if "summary" in rec:
+                finished = True
+            else:
+                games.append(rec["engine_points"])
+    return games if finished else None
+
+
+def play_chunk(args, engine, number, games):
+    seed = args.seed * 1000 + number
+    out = os.path.join(args.dir, "chunk-%04d.jsonl" % number)
+    if chunk_done(out) is not None:
+        return out
+    sgf_dir = os.path.join(args.dir, "sgf-%04d" % number)
+    tmp = out + ".tmp"
+    cmd = ["nice", "-n", "10", os.path.join(ORACLE, "gnubg-run.sh"), "play.py",
+           "--engine", engine, "--engine-ply", str(args.ply + 1), "--gnubg-ply", str(args.ply),
+           "--games", str(games), "--seed", str(seed), "--out", tmp, "--sgf-dir", sgf_dir]
+    log = open(out + ".log", "w")
+    r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
+    if r.returncode != 0 or chunk_done(tmp) is None:
+        raise SystemExit("chunk %d failed (seed %d): see %s.log" % (number, seed, out))
+    os.replace(tmp, out)
+    return out
+
+
+def analyse(args):
+    totals = dict(players={}, phases={})
+    for sgf_dir in sorted(glob.glob(os.path.join(args.dir, "sgf-*"))):
+        with tempfile.TemporaryDirectory() as tmp:
+            script, result = os.path.join(tmp, "a.py"), os.path.join(tmp, "out.json")
+            open(script, "w").write(ANALYSE.format(ply=args.analyse_ply, sgf_dir=sgf_dir, result=result))
+            subprocess.run(["nice", "-n", "10", "/usr/games/gnubg", "-t", "-q", "-r", "-p", script],
+                           capture_output=True, check=True)
+            part = json.load(open(result))
+        for name, p in part["players"].items():
+            t = totals["players"].setdefault(name, dict(moves=0, chequer=0.0, close_cube=0, cube=0.0))
+            for k in t:
+                t[k] += p[k]
+        for key, (n, err) in part["phases"].items():
+            t = totals["phases"].setdefault(key, [0, 0.0])
+            t[0] += n
+            t[1] += err
+    print("\ngnubg's %d-ply analysis of the games (mEMG per decision):" % args.analyse_ply)
+    for name, p in sorted(totals["players"].items()):
+        print("  %-8s chequer %6.2f over %6d moves   cube %6.2f over %5d close decisions" % (
+            name, 1000 * p["chequer"] / max(p["moves"], 1), p["moves"],
+            1000 * p["cube"] / max(p["close_cube"], 1), p["close_cube"]))
+    print("  chequer error by phase (cubeless equity at the analysis ply):")
+    for key, (n, err) in sorted(totals["phases"].items()):
+        print("    %-18s %6.2f over %6d moves" % (key, 1000 * err / max(n, 1), n))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ply", type=int, default=0, help="gnubg's meaning; kotra-ai plays at UBGI ply + 1")
+    ap.add_argument("--games", type=int, default=4000)
+    ap.add_argument("--procs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--seed", type=int, default=101)
+    ap.add_argument("--chunk", type=int, default=250)
+    ap.add_argument("--model", default=None, help="a model file instead of the shipped network")
+    ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "kotra-ai"))
+    ap.add_argument("--dir", default=None, help="where chunks, logs and games go (resumes from it)")
+    ap.add_argument("--analyse", action="store_true")
+    ap.add_argument("--analyse-ply", type=int, default=0)
+    args = ap.parse_args()
+    if args.games < 1 or args.chunk < 1 or args.procs < 1 or args.ply < 0:
+        sys.exit("--games, --chunk and --procs must be at least 1, --ply at least 0")
+    args.dir = os.path.abspath(args.dir or os.path.join(
+        ROOT, "runs", "strength", "ply%d-seed%d" % (args.ply, args.seed)))
+    os.makedirs(args.dir, exist_ok=True)
+    engine = os.path.abspath(args.bin) + " ubgi"
+    if args.model:
+        engine += " --model " + os.path.abspath(args.model)
+    sizes = [args.chunk] * (args.games // args.chunk) + ([args.games % args.chunk] if args.games % args.chunk else [])
+    t0 = time.time()
+    with ThreadPoolExecutor(max_workers=args.procs) as pool:
+        outs = list(pool.map(lambda job: play_chunk(args, engine, *job), enumerate(sizes)))
+    points, rows = [], []
+    for number, out in enumerate(outs):
+        games = chunk_done(out)
+        points += games
+        rows.append((args.seed * 1000 + number, *summary(games), len(games)))
+    mean, se = summary(points)
+    print("kotra-ai (UBGI ply %d) against gnubg %d-ply, money with the cube" % (args.ply + 1, args.ply))
+    for seed, m, s, n in rows:
+        print("  seed %7d: %+.3f ± %.3f over %d games" % (seed, m, s, n))
+    print("RESULT %+.3f ± %.3f ppg over %d games (%.0f s this run)" % (mean, se, len(points), time.time() - t0))
+    json.dump(dict(ply=args.ply, games=len(points), ppg=mean, se=se, seeds=[r[0] for r in rows]),
+              open(os.path.join(args.dir, "result.json"), "w"))
+    if args.analyse:
+        analyse(args)
+
+
+if __name__ == "__main__":
+    main()
