@@ -43,11 +43,9 @@ import gnubg, glob, json, os
 PLY = {ply}
 out = dict(players={{}}, phases={{}})
 
-def phase(board):
-    # board: [opponent[25], on roll[25]], each from its own side; index 24 the bar.
-    opp, me = board
-    if sum(me) + sum(opp) == 0:
-        return "bear-off"
+def phase(position_id):
+    # [opponent[25], on roll[25]], each from its own side; index 24 the bar.
+    opp, me = gnubg.positionfromid(position_id)
     # Contact while some checker of one side is still behind one of the other's.
     my_back = max((i for i in range(25) if me[i]), default=-1)
     opp_back = max((i for i in range(25) if opp[i]), default=-1)
@@ -121,7 +119,7 @@ def play_chunk(args, engine, number, games):
         return out
     sgf_dir = os.path.join(args.dir, "sgf-%04d" % number)
     tmp = out + ".tmp"
-    cmd = ["nice", "-n", "10", os.path.join(ORACLE, "gnubg-run.sh"), "play.py",
+    cmd = ["nice", "-n", "10", os.path.join(ORACLE, "gnubg-run.sh"), os.path.join(ORACLE, "play.py"),
            "--engine", engine, "--engine-ply", str(args.ply + 1), "--gnubg-ply", str(args.ply),
            "--games", str(games), "--seed", str(seed), "--out", tmp, "--sgf-dir", sgf_dir]
     log = open(out + ".log", "w")
