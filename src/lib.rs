@@ -37,5 +37,6 @@ pub mod progress;
 pub mod rollout;
 pub mod search;
 pub mod seed;
+pub mod serve;
 pub mod train;
 pub mod ubgi;

@@ -28,6 +28,16 @@ use crate::rollout::{RolloutSettings, cube_rollout, rollout};
 use crate::search::{MoveFilter, SearchSettings, Searcher};
 use ndarray::Array2;
 
+/// The deepest search a front end asks for.
+pub const MAX_PLY: u8 = 3;
+
+/// The depth a front end uses unless told otherwise: gnubg's world class.
+/// Against 0-ply it more than halves the dev set's move error and takes a
+/// third off its cube error for a few milliseconds a position
+/// (BENCHMARKS.md): an analyst gets the best play without knowing the
+/// setting.
+pub const DEFAULT_PLY: u8 = 2;
+
 /// How far the first pass over a roll's moves may fall behind the best and
 /// still be rolled out (gnubg's world-class first filter).
 pub const CANDIDATE_WINDOW: f32 = 0.16;
@@ -132,6 +142,12 @@ impl<'a> Analyzer<'a> {
                     ply: r.ply,
                     probs: r.probs.0,
                     mwc: (!state.is_money()).then(|| state.denormalise(r.equity)),
+                    steps: list.as_slice()[r.index]
+                        .play
+                        .steps()
+                        .iter()
+                        .map(|s| (s.from, s.to))
+                        .collect(),
                 })
                 .collect()
         };

@@ -61,6 +61,11 @@ pub struct MoveLine {
     /// Match winning chances after the move (matches only).
     #[serde(serialize_with = "option_6", skip_serializing_if = "Option::is_none")]
     pub mwc: Option<f32>,
+    /// The checker steps, from-to in the mover's numbering (25 the bar, 0
+    /// off), in playing order (not in the JSON; the HTTP server's
+    /// wildbg-style answers give them).
+    #[serde(skip)]
+    pub steps: Vec<(u8, u8)>,
 }
 
 /// A cube decision with the probabilities behind it.

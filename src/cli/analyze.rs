@@ -9,15 +9,7 @@ use crate::eval::{Evaluator, Probs, model_or_shipped};
 use crate::notation::ascii;
 use std::path::Path;
 
-/// The deepest search `--ply` accepts.
-pub const MAX_PLY: u8 = 3;
-
-/// The depth without `--ply`: gnubg's world class. Against 0-ply it
-/// more than halves the dev set's move error (1.54 mp against 3.98) and
-/// takes 30% off its cube error (5.21 against 7.40), for a median of 6 ms
-/// a position (BENCHMARKS.md): an analyst gets the best play without
-/// knowing the flag.
-pub const DEFAULT_PLY: u8 = 2;
+pub use crate::analysis::{DEFAULT_PLY, MAX_PLY};
 
 pub fn run(
     position: &str,

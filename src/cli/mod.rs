@@ -154,6 +154,26 @@ pub enum Command {
         #[arg(long, requires = "race_from")]
         out: Option<std::path::PathBuf>,
     },
+    /// Serve the engine over HTTP: a page for the browser, a JSON API under
+    /// /api, and wildbg's GET /move and /eval.
+    Serve {
+        /// Where to listen (loopback unless told otherwise; port 0 lets the
+        /// system choose, and the address is printed).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// Analyses run at once.
+        #[arg(long, default_value_t = 2)]
+        workers: usize,
+        /// Analyses waiting or running before more are refused with 503.
+        #[arg(long, default_value_t = 64)]
+        queue: usize,
+        /// Seconds an analysis may take before the answer is 503.
+        #[arg(long, default_value_t = 60.0, allow_negative_numbers = true, value_parser = seconds_arg)]
+        deadline: f64,
+        /// Another model file instead of the shipped network.
+        #[arg(long)]
+        model: Option<std::path::PathBuf>,
+    },
     /// Speak UBGI v0.2 on stdin/stdout (for gnubg's harnesses and other programs).
     Ubgi {
         /// Another model file instead of the shipped network.
@@ -286,6 +306,28 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
             _ => model_info::run(path.as_deref()),
         },
         Command::Ubgi { model } => ubgi(model.as_deref()),
+        Command::Serve {
+            addr,
+            workers,
+            queue,
+            deadline,
+            model,
+        } => {
+            if workers == 0 || queue == 0 {
+                anyhow::bail!("--workers and --queue must be at least 1");
+            }
+            let eval =
+                crate::eval::Evaluator::new(crate::eval::model_or_shipped(model.as_deref())?);
+            crate::serve::run(
+                eval,
+                crate::serve::ServeSettings {
+                    addr,
+                    workers,
+                    queue,
+                    deadline: std::time::Duration::from_secs_f64(deadline),
+                },
+            )
+        }
         Command::Review(args) => review::run(args),
         Command::Score {
             set,

@@ -1,0 +1,149 @@
+//! The JSON API under `/api`: the same reports `kotra-ai ... --json`
+//! prints, from the same facade.
+//!
+//! - `GET /api/health`
+//! - `GET /api/analyze?position=ID[&dice=31][&ply=2]`: with dice (or dice in
+//!   the ID) the ranked moves, without the cube decision;
+//! - `GET /api/evaluate?position=ID`: the static probabilities;
+//! - `POST /api/review[?ply=2]` with a `.mat` or `.sgf` as the body: the
+//!   review's JSON.
+
+use super::{AppState, job};
+use crate::analysis::{Equity, ReviewSettings};
+use crate::backgammon::{Dice, Setup};
+use crate::notation::{self, gnubg_id, xgid};
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{Query, State};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+use super::ApiError;
+
+/// The deepest search the API runs (as `analyze --ply`).
+const MAX_PLY: u8 = crate::analysis::MAX_PLY;
+
+pub async fn health() -> Json<Value> {
+    Json(json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION") }))
+}
+
+#[derive(Deserialize)]
+pub struct AnalyzeQuery {
+    position: String,
+    dice: Option<String>,
+    ply: Option<u8>,
+}
+
+/// The query's fields, or a 400 naming what is wrong with it.
+fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+    q.map(|Query(q)| q)
+        .map_err(|e| ApiError::bad(e.body_text()))
+}
+
+fn setup(position: &str) -> Result<Setup, ApiError> {
+    if position.len() > 200 {
+        return Err(ApiError::bad("the position is longer than any ID"));
+    }
+    notation::parse_setup(position).map_err(|e| ApiError::bad(format!("bad position: {e}")))
+}
+
+fn ply(ply: Option<u8>) -> Result<u8, ApiError> {
+    match ply.unwrap_or(crate::analysis::DEFAULT_PLY) {
+        p if p <= MAX_PLY => Ok(p),
+        p => Err(ApiError::bad(format!("ply {p}: 0 to {MAX_PLY}"))),
+    }
+}
+
+/// The IDs of a setup, so a client can show and link them, and its
+/// board from the side on roll (gnubg's layout: index i is the side's own
+/// point i + 1, index 24 its bar), so a page can draw it.
+fn ids(setup: &Setup) -> Value {
+    let (mover, opponent) = setup.position.to_sides();
+    json!({
+        "gnubg": gnubg_id::encode(setup),
+        "xgid": xgid::encode(setup),
+        "board": { "mover": mover, "opponent": opponent },
+    })
+}
+
+pub async fn analyze(
+    State(state): State<Arc<AppState>>,
+    q: Result<Query<AnalyzeQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let q = query(q)?;
+    let mut setup = setup(&q.position)?;
+    let ply = ply(q.ply)?;
+    let dice = match &q.dice {
+        Some(d) => Some(
+            d.parse::<Dice>()
+                .map_err(|e| ApiError::bad(format!("bad dice {d:?}: {e}")))?,
+        ),
+        None => setup.info.rolled(),
+    };
+    job(&state, move |analyzer| {
+        let Some(dice) = dice else {
+            let report = analyzer.cube_decision(&setup, ply);
+            return Ok(json!({ "ids": ids(&setup), "cube_decision": report }));
+        };
+        setup.info.dice = [dice.high(), dice.low()];
+        let report = analyzer.rank_moves(&setup, dice, ply, Equity::Cubeful);
+        Ok(json!({ "ids": ids(&setup), "dice": dice.to_string(), "ply": ply, "moves": report.moves }))
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+pub struct EvaluateQuery {
+    position: String,
+}
+
+pub async fn evaluate(
+    State(state): State<Arc<AppState>>,
+    q: Result<Query<EvaluateQuery>, QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let setup = setup(&query(q)?.position)?;
+    job(&state, move |analyzer| {
+        let p = analyzer.evaluate(&setup);
+        Ok(json!({
+            "ids": ids(&setup),
+            "probs": p.0,
+            "cubeless_equity": p.equity(),
+        }))
+    })
+    .await
+    .map(Json)
+}
+
+#[derive(Deserialize)]
+pub struct ReviewQuery {
+    ply: Option<u8>,
+}
+
+pub async fn review(
+    State(state): State<Arc<AppState>>,
+    q: Result<Query<ReviewQuery>, QueryRejection>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let ply = ply(query(q)?.ply)?;
+    // The body's own refusals (413 past the limit) keep their status,
+    // with a JSON body like every other error.
+    let body = body.map_err(|e| ApiError {
+        status: e.status(),
+        message: e.body_text(),
+    })?;
+    let text = std::str::from_utf8(&body)
+        .map_err(|_| ApiError::bad("the match file is not UTF-8 text"))?;
+    let record =
+        notation::parse_match(text).map_err(|e| ApiError::bad(format!("bad match file: {e}")))?;
+    job(&state, move |analyzer| {
+        let review = analyzer
+            .review(&record, &ReviewSettings::at(ply), &())
+            .map_err(|e| ApiError::bad(format!("bad match file: {e}")))?;
+        serde_json::to_value(&review).map_err(ApiError::internal)
+    })
+    .await
+    .map(Json)
+}

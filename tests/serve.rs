@@ -1,0 +1,242 @@
+//! `kotra-ai serve` over real HTTP on a loopback port: the API gives what
+//! the command line gives, wildbg's endpoints answer in wildbg's shape,
+//! and bad or hostile requests get a JSON error with a 4xx (or a 503 from
+//! the queue and the deadline), never a 5xx or a dropped connection.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+
+/// A server on a port the system chose, stopped when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .rsplit("http://")
+            .next()
+            .expect("the server says where it listens")
+            .to_string();
+        Server { child, addr }
+    }
+
+    /// One request on its own connection: (status, body).
+    fn request(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        let head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            self.addr,
+            body.len()
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        // The server may answer (413) before the body is all sent.
+        let _ = s.write_all(body);
+        let mut raw = Vec::new();
+        let _ = s.read_to_end(&mut raw);
+        let text = String::from_utf8_lossy(&raw).to_string();
+        let status = text
+            .split(' ')
+            .nth(1)
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("no HTTP answer to {method} {path}: {text:?}"));
+        let body = text.split_once("\r\n\r\n").map_or("", |b| b.1).to_string();
+        (status, body)
+    }
+
+    fn get(&self, path: &str) -> (u16, serde_json::Value) {
+        let (status, body) = self.request("GET", path, b"");
+        let v = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body:?}"));
+        (status, v)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn cli(args: &[&str]) -> serde_json::Value {
+    let o = Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+const START: &str = "4HPwATDgc/ABMA:cAkAAAAAAAAA";
+
+#[test]
+fn the_api_answers_what_the_command_line_answers() {
+    let server = Server::start(&[]);
+    let (status, v) = server.get("/api/health");
+    assert_eq!((status, v["status"].as_str()), (200, Some("ok")));
+    // Ranked moves: the same moves, equities and probabilities as analyze.
+    let (status, v) = server.get(&format!("/api/analyze?position={START}&dice=31&ply=1"));
+    assert_eq!(status, 200, "{v}");
+    let ours = cli(&["analyze", START, "--dice", "31", "--ply", "1", "--json"]);
+    assert_eq!(v["moves"], ours["moves"]);
+    assert_eq!(v["moves"][0]["move"], "8/5 6/5");
+    assert_eq!(v["ids"]["board"]["mover"][5], 5);
+    assert!(v["ids"]["xgid"].as_str().unwrap().starts_with("XGID="));
+    // Without dice: the cube decision, as analyze gives it.
+    let (status, v) = server.get(&format!("/api/analyze?position={START}&ply=0"));
+    assert_eq!(status, 200);
+    let ours = cli(&["analyze", START, "--ply", "0", "--json"]);
+    assert_eq!(v["cube_decision"]["cube"], ours["cube"]);
+    // Evaluation: five probabilities and their cubeless equity.
+    let (_, v) = server.get(&format!("/api/evaluate?position={START}"));
+    let p: Vec<f64> = serde_json::from_value(v["probs"].clone()).unwrap();
+    let equity = 2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4];
+    assert!((equity - v["cubeless_equity"].as_f64().unwrap()).abs() < 1e-5);
+    // A match review: the same players' figures as review --json.
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/matches/3-pt-102.sgf");
+    let (status, body) =
+        server.request("POST", "/api/review?ply=0", &std::fs::read(&path).unwrap());
+    assert_eq!(status, 200, "{body}");
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let ours = cli(&["review", path.to_str().unwrap(), "--ply", "0", "--json"]);
+    for (a, b) in v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(ours["players"].as_array().unwrap())
+    {
+        assert_eq!(a["name"], b["name"]);
+        assert_eq!(a["decisions"], b["decisions"]);
+        assert!(
+            (a["error_rate"].as_f64().unwrap() - b["error_rate"].as_f64().unwrap()).abs() < 1e-3
+        );
+    }
+    // The page.
+    let (status, body) = server.request("GET", "/", b"");
+    assert_eq!(status, 200);
+    assert!(body.contains("<svg id=\"board\""));
+}
+
+#[test]
+fn wildbg_clients_get_wildbgs_answers() {
+    let server = Server::start(&[]);
+    let start = "p24=2&p13=5&p8=3&p6=5&p1=-2&p12=-5&p17=-3&p19=-5";
+    let (status, v) = server.get(&format!("/move?die1=3&die2=1&{start}&ply=0"));
+    assert_eq!(status, 200, "{v}");
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 16);
+    assert_eq!(
+        moves[0]["play"],
+        serde_json::json!([{"from": 8, "to": 5}, {"from": 6, "to": 5}])
+    );
+    let p = &moves[0]["probabilities"];
+    assert!(p["win"].as_f64().unwrap() > p["winG"].as_f64().unwrap());
+    // A dance from the bar: one move without steps.
+    let closed = "p25=1&p19=-2&p20=-2&p21=-2&p22=-2&p23=-2&p24=-2&p13=14&p1=-3";
+    let (status, v) = server.get(&format!("/move?die1=6&die2=6&{closed}&ply=0"));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(v["moves"][0]["play"], serde_json::json!([]));
+    let (status, v) = server.get(&format!("/eval?{start}&ply=0"));
+    assert_eq!(status, 200);
+    assert_eq!(
+        v["cube"],
+        serde_json::json!({"double": false, "accept": true})
+    );
+    // wildbg's parameters checked.
+    for bad in [
+        format!("/move?die1=7&die2=1&{start}"),
+        format!("/move?die2=1&{start}"),
+        format!("/move?die1=3&die2=1&{start}&p3=20"),
+        format!("/move?die1=3&die2=1&{start}&p0=2"),
+        format!("/move?die1=3&die2=1&{start}&q=1"),
+        format!("/move?die1=3&die2=1&{start}&p5=x"),
+        "/eval?p1=16".to_string(),
+        "/eval?p1=1&p24=-1&p1=-1".to_string(),
+    ] {
+        let (status, v) = server.get(&bad);
+        assert_eq!(status, 400, "{bad}: {v}");
+        assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{bad}");
+    }
+}
+
+#[test]
+fn bad_and_hostile_requests_get_a_json_4xx() {
+    let server = Server::start(&[]);
+    let long = "A".repeat(10_000);
+    for path in [
+        "/api/analyze?position=garbage".to_string(),
+        format!("/api/analyze?position={START}&dice=71"),
+        format!("/api/analyze?position={START}&ply=9"),
+        format!("/api/analyze?position={START}&ply=-1"),
+        "/api/analyze".to_string(),
+        "/api/analyze?position=%ZZ".to_string(),
+        format!("/api/analyze?position={long}"),
+        "/api/evaluate?position=4HPwATDgc/ABMA:cAkAAAAAAAAA:junk".to_string(),
+    ] {
+        let (status, v) = server.get(&path);
+        assert_eq!(status, 400, "{path}: {v}");
+        assert!(v["error"].is_string(), "{path}");
+    }
+    for path in [
+        "/nowhere",
+        "/../../etc/passwd",
+        "/api/../../Cargo.toml",
+        "/index.html",
+    ] {
+        let (status, v) = server.get(path);
+        assert_eq!(status, 404, "{path}: {v}");
+    }
+    // A bad or non-UTF-8 match, and one larger than any match file.
+    for body in [&b"junk"[..], &[0xff, 0xfe, 0x00][..]] {
+        let (status, text) = server.request("POST", "/api/review", body);
+        assert_eq!(status, 400, "{text}");
+        assert!(text.contains("\"error\""));
+    }
+    let huge = vec![b' '; (64 << 20) + 1];
+    let (status, _) = server.request("POST", "/api/review?ply=0", &huge);
+    assert_eq!(status, 413);
+    // The server is still there.
+    assert_eq!(server.get("/api/health").0, 200);
+}
+
+#[test]
+fn a_full_queue_and_a_passed_deadline_answer_503() {
+    // One analysis at a time and no waiting room: of four deep analyses at
+    // once, the ones that find the queue taken are turned away.
+    let server = Server::start(&["--workers", "1", "--queue", "1"]);
+    let addr = server.addr.clone();
+    let path = "/api/analyze?position=4HPwATDgc/ABMA&dice=31&ply=3";
+    let statuses: Vec<u16> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4)
+            .map(|_| s.spawn(|| server.request("GET", path, b"").0))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(statuses.contains(&200), "{statuses:?} at {addr}");
+    assert!(statuses.contains(&503), "{statuses:?}");
+    assert!(
+        statuses.iter().all(|s| [200, 503].contains(s)),
+        "{statuses:?}"
+    );
+    drop(server);
+    let server = Server::start(&["--deadline", "0.001"]);
+    let (status, v) = server.get(path);
+    assert_eq!(status, 503, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("deadline"));
+}
