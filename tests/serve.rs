@@ -126,6 +126,26 @@ fn the_api_answers_what_the_command_line_answers() {
             (a["error_rate"].as_f64().unwrap() - b["error_rate"].as_f64().unwrap()).abs() < 1e-3
         );
     }
+    // The API's description names every route the server answers.
+    let (status, doc) = server.get("/api/docs");
+    assert_eq!(status, 200);
+    let router = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/serve/mod.rs"),
+    )
+    .unwrap();
+    let routes: Vec<&str> = router
+        .split(".route(")
+        .skip(1)
+        .filter_map(|r| r.trim_start().strip_prefix('"')?.split('"').next())
+        .filter(|r| *r != "/")
+        .collect();
+    assert!(routes.len() >= 7, "{routes:?}");
+    for route in routes {
+        assert!(
+            doc["paths"][route].is_object(),
+            "{route} is not in /api/docs"
+        );
+    }
     // The page.
     let (status, body) = server.request("GET", "/", b"");
     assert_eq!(status, 200);

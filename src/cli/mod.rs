@@ -161,10 +161,11 @@ pub enum Command {
         /// system choose, and the address is printed).
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: std::net::SocketAddr,
-        /// Analyses run at once.
+        /// Deep analyses (2-ply and deeper, reviews) run at once.
         #[arg(long, default_value_t = 2)]
         workers: usize,
-        /// Analyses waiting or running before more are refused with 503.
+        /// Deep analyses waiting or running before more are refused with
+        /// 503 (quick ones, 0- and 1-ply, have a queue four times as long).
         #[arg(long, default_value_t = 64)]
         queue: usize,
         /// Seconds an analysis may take before the answer is 503.

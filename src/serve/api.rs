@@ -8,7 +8,7 @@
 //! - `POST /api/review[?ply=2]` with a `.mat` or `.sgf` as the body: the
 //!   review's JSON.
 
-use super::{AppState, job};
+use super::{AppState, Cost, job};
 use crate::analysis::{Equity, ReviewSettings};
 use crate::backgammon::{Dice, Setup};
 use crate::notation::{self, gnubg_id, xgid};
@@ -82,7 +82,7 @@ pub async fn analyze(
         ),
         None => setup.info.rolled(),
     };
-    job(&state, move |analyzer| {
+    job(&state, Cost::of_ply(ply), move |analyzer| {
         let Some(dice) = dice else {
             let report = analyzer.cube_decision(&setup, ply);
             return Ok(json!({ "ids": ids(&setup), "cube_decision": report }));
@@ -105,7 +105,7 @@ pub async fn evaluate(
     q: Result<Query<EvaluateQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let setup = setup(&query(q)?.position)?;
-    job(&state, move |analyzer| {
+    job(&state, Cost::Quick, move |analyzer| {
         let p = analyzer.evaluate(&setup);
         Ok(json!({
             "ids": ids(&setup),
@@ -138,7 +138,7 @@ pub async fn review(
         .map_err(|_| ApiError::bad("the match file is not UTF-8 text"))?;
     let record =
         notation::parse_match(text).map_err(|e| ApiError::bad(format!("bad match file: {e}")))?;
-    job(&state, move |analyzer| {
+    job(&state, Cost::Deep, move |analyzer| {
         let review = analyzer
             .review(&record, &ReviewSettings::at(ply), &())
             .map_err(|e| ApiError::bad(format!("bad match file: {e}")))?;

@@ -30,9 +30,11 @@ use tokio::sync::Semaphore;
 #[derive(Clone, Debug)]
 pub struct ServeSettings {
     pub addr: SocketAddr,
-    /// Analyses running at once (each uses every core through rayon).
+    /// Deep analyses (2-ply and deeper, reviews) running at once; each
+    /// uses every core through rayon.
     pub workers: usize,
-    /// Analyses waiting or running before new ones get 503.
+    /// Deep analyses waiting or running before new ones get 503 (quick
+    /// ones have a queue four times as long).
     pub queue: usize,
     /// Longest an analysis may take before the answer is 503.
     pub deadline: Duration,
@@ -49,11 +51,41 @@ impl Default for ServeSettings {
     }
 }
 
+/// A bounded queue and the workers behind it.
+struct Lane {
+    queue: Arc<Semaphore>,
+    workers: Arc<Semaphore>,
+}
+
+impl Lane {
+    fn new(queue: usize, workers: usize) -> Lane {
+        Lane {
+            queue: Arc::new(Semaphore::new(queue.max(1))),
+            workers: Arc::new(Semaphore::new(workers.max(1))),
+        }
+    }
+}
+
+/// How much an answer costs: quick (a static evaluation, 0- and 1-ply, a
+/// few milliseconds) or deep (2- and 3-ply searches, a match review). Each
+/// has its own queue, so a flood of deep work never holds up the quick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cost {
+    Quick,
+    Deep,
+}
+
+impl Cost {
+    pub fn of_ply(ply: u8) -> Cost {
+        if ply <= 1 { Cost::Quick } else { Cost::Deep }
+    }
+}
+
 /// What every handler shares.
 pub struct AppState {
     analyzer: Analyzer<'static>,
-    queue: Arc<Semaphore>,
-    workers: Arc<Semaphore>,
+    quick: Lane,
+    deep: Lane,
     deadline: Duration,
 }
 
@@ -62,39 +94,40 @@ impl AppState {
     /// drops it, and every analysis borrows it.
     pub fn new(eval: Evaluator, settings: &ServeSettings) -> Arc<AppState> {
         let eval: &'static Evaluator = Box::leak(Box::new(eval));
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Arc::new(AppState {
             analyzer: Analyzer::new(eval),
-            queue: Arc::new(Semaphore::new(settings.queue.max(1))),
-            workers: Arc::new(Semaphore::new(settings.workers.max(1))),
+            quick: Lane::new(settings.queue * 4, cores * 2),
+            deep: Lane::new(settings.queue, settings.workers),
             deadline: settings.deadline,
         })
     }
 }
 
-/// Runs `work` on the blocking pool once a worker is free, refusing at
-/// once when the queue is full and answering 503 past the deadline.
-pub(crate) async fn job<T, F>(state: &Arc<AppState>, work: F) -> Result<T, ApiError>
+/// Runs `work` on the blocking pool once a worker of its lane is free,
+/// refusing at once when the lane's queue is full and answering 503 past
+/// the deadline.
+pub(crate) async fn job<T, F>(state: &Arc<AppState>, cost: Cost, work: F) -> Result<T, ApiError>
 where
     T: Send + 'static,
     F: FnOnce(&Analyzer<'static>) -> Result<T, ApiError> + Send + 'static,
 {
-    let place = state
+    let lane = match cost {
+        Cost::Quick => &state.quick,
+        Cost::Deep => &state.deep,
+    };
+    let place = lane
         .queue
         .clone()
         .try_acquire_owned()
         .map_err(|_| ApiError::busy())?;
+    let workers = lane.workers.clone();
     let state2 = state.clone();
     let run = async move {
-        let worker = state2
-            .workers
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(ApiError::internal)?;
-        let state3 = state2.clone();
+        let worker = workers.acquire_owned().await.map_err(ApiError::internal)?;
         tokio::task::spawn_blocking(move || {
             let _held = (place, worker);
-            work(&state3.analyzer)
+            work(&state2.analyzer)
         })
         .await
         .map_err(|e| ApiError::internal(format!("the analysis failed: {e}")))?
@@ -110,6 +143,7 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/api/health", get(api::health))
+        .route("/api/docs", get(page::openapi))
         .route("/api/analyze", get(api::analyze))
         .route("/api/evaluate", get(api::evaluate))
         .route(

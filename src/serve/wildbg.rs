@@ -6,7 +6,7 @@
 //! opponent's (negative). Money play, the cube centred. An optional `ply`
 //! (default 2) sets the depth, which wildbg does not have.
 
-use super::{ApiError, AppState, job};
+use super::{ApiError, AppState, Cost, job};
 use crate::analysis::{DEFAULT_PLY, Equity, MAX_PLY};
 use crate::backgammon::{Dice, MatchInfo, Position, Setup};
 use crate::cube::CubeAction;
@@ -114,7 +114,7 @@ pub async fn best_moves(
         .zip(u8::try_from(d2).ok())
         .and_then(|(a, b)| Dice::new(a, b))
         .ok_or_else(|| ApiError::bad(format!("dice {d1} and {d2}: each 1 to 6")))?;
-    job(&state, move |analyzer| {
+    job(&state, Cost::of_ply(ply), move |analyzer| {
         let report = analyzer.rank_moves(&setup, dice, ply, Equity::Cubeful);
         let moves: Vec<Value> = if report.moves.is_empty() {
             // No legal move: one move without steps, as wildbg answers.
@@ -148,7 +148,7 @@ pub async fn eval(
     RawQuery(raw): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
     let (_, setup, ply) = read(raw.as_deref())?;
-    job(&state, move |analyzer| {
+    job(&state, Cost::of_ply(ply), move |analyzer| {
         let report = analyzer.cube_decision(&setup, ply);
         let d = report.decision;
         let double = matches!(d.action, CubeAction::DoubleTake | CubeAction::DoublePass);
