@@ -17,7 +17,8 @@ flight. Every finished chunk is pooled: ppg ± SE from kotra-ai's side, per
 chunk and in all.
 
 With `--analyse`, gnubg analyses every saved game (at `--analyse-ply`,
-0 by default: the games are many) and reports, for each side, chequer and
+0 by default: the games are many; `--analyse-chunks N` the first N chunks
+only), keeping each chunk's analysis beside its games, and reports, for each side, chequer and
 cube error per decision (mEMG) and the chequer error by phase (contact,
 race, bear-off), summed over the games.
 
@@ -131,14 +132,23 @@ def play_chunk(args, engine, number, games):
 
 
 def analyse(args):
+    """gnubg's analysis of each chunk's games, kept beside them once made
+    (a killed analysis resumes), over the first --analyse-chunks chunks."""
     totals = dict(players={}, phases={})
-    for sgf_dir in sorted(glob.glob(os.path.join(args.dir, "sgf-*"))):
-        with tempfile.TemporaryDirectory() as tmp:
-            script, result = os.path.join(tmp, "a.py"), os.path.join(tmp, "out.json")
-            open(script, "w").write(ANALYSE.format(ply=args.analyse_ply, sgf_dir=sgf_dir, result=result))
-            subprocess.run(["nice", "-n", "10", "/usr/games/gnubg", "-t", "-q", "-r", "-p", script],
-                           capture_output=True, check=True)
-            part = json.load(open(result))
+    dirs = sorted(glob.glob(os.path.join(args.dir, "sgf-*")))[:args.analyse_chunks or None]
+    games = 0
+    for sgf_dir in dirs:
+        games += len(glob.glob(os.path.join(sgf_dir, "*.sgf")))
+        result = os.path.join(args.dir, "analysis-ply%d-%s.json" % (args.analyse_ply, os.path.basename(sgf_dir)))
+        if not os.path.exists(result):
+            with tempfile.TemporaryDirectory() as tmp:
+                # Written beside the result, then renamed: never half a file.
+                script, out = os.path.join(tmp, "a.py"), result + ".tmp"
+                open(script, "w").write(ANALYSE.format(ply=args.analyse_ply, sgf_dir=sgf_dir, result=out))
+                subprocess.run(["nice", "-n", "10", "/usr/games/gnubg", "-t", "-q", "-r", "-p", script],
+                               capture_output=True, check=True)
+                os.replace(out, result)
+        part = json.load(open(result))
         for name, p in part["players"].items():
             t = totals["players"].setdefault(name, dict(moves=0, chequer=0.0, close_cube=0, cube=0.0))
             for k in t:
@@ -147,7 +157,7 @@ def analyse(args):
             t = totals["phases"].setdefault(key, [0, 0.0])
             t[0] += n
             t[1] += err
-    print("\ngnubg's %d-ply analysis of the games (mEMG per decision):" % args.analyse_ply)
+    print("\ngnubg's %d-ply analysis of %d games (mEMG per decision):" % (args.analyse_ply, games))
     for name, p in sorted(totals["players"].items()):
         print("  %-8s chequer %6.2f over %6d moves   cube %6.2f over %5d close decisions" % (
             name, 1000 * p["chequer"] / max(p["moves"], 1), p["moves"],
@@ -169,6 +179,7 @@ def main():
     ap.add_argument("--dir", default=None, help="where chunks, logs and games go (resumes from it)")
     ap.add_argument("--analyse", action="store_true")
     ap.add_argument("--analyse-ply", type=int, default=0)
+    ap.add_argument("--analyse-chunks", type=int, default=0, help="analyse only the first N chunks (0: all)")
     args = ap.parse_args()
     if args.games < 1 or args.chunk < 1 or args.procs < 1 or args.ply < 0:
         sys.exit("--games, --chunk and --procs must be at least 1, --ply at least 0")

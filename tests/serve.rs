@@ -150,6 +150,7 @@ fn the_api_answers_what_the_command_line_answers() {
     let (status, body) = server.request("GET", "/", b"");
     assert_eq!(status, 200);
     assert!(body.contains("<svg id=\"board\""));
+    assert!(body.contains("id=\"new-game\"") && body.contains("/api/play"));
 }
 
 #[test]
@@ -259,4 +260,65 @@ fn a_full_queue_and_a_passed_deadline_answer_503() {
     let (status, v) = server.get(path);
     assert_eq!(status, 503, "{v}");
     assert!(v["error"].as_str().unwrap().contains("deadline"));
+}
+
+#[test]
+fn a_whole_game_is_played_against_kotra_ai_and_saved() {
+    let server = Server::start(&[]);
+    let post = |path: &str| {
+        let (status, body) = server.request("POST", path, b"");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        (status, v)
+    };
+    let (status, mut v) = post("/api/play?ply=0&seed=3");
+    assert_eq!(status, 200, "{v}");
+    let id = v["id"].as_u64().unwrap();
+    // Not your turn to move before rolling, an illegal move, nonsense.
+    if v["phase"] == "to_roll" {
+        assert_eq!(post(&format!("/api/play/{id}/move?move=8/5%206/5")).0, 400);
+    }
+    assert_eq!(post(&format!("/api/play/{id}/jump")).0, 404);
+    assert_eq!(server.get("/api/play/999999").0, 404);
+    let mut turns = 0;
+    let mut illegal_tried = false;
+    while v["phase"] != "over" {
+        turns += 1;
+        assert!(turns < 400, "the game does not end: {v}");
+        assert_eq!(v["turn"], "you", "{v}");
+        let path = match v["phase"].as_str().unwrap() {
+            "to_roll" => format!("/api/play/{id}/roll"),
+            "to_answer" => format!("/api/play/{id}/take"),
+            "to_move" => {
+                if !illegal_tried {
+                    illegal_tried = true;
+                    let (status, e) = post(&format!("/api/play/{id}/move?move=24/1"));
+                    assert_eq!(status, 400, "{e}");
+                }
+                let m = v["legal_moves"][0].as_str().unwrap().replace(' ', "%20");
+                format!("/api/play/{id}/move?move={}", m.replace('*', "%2A"))
+            }
+            other => panic!("phase {other}"),
+        };
+        let (status, next) = post(&path);
+        assert_eq!(status, 200, "{path}: {next}");
+        v = next;
+    }
+    let winner = v["result"]["winner"].as_str().unwrap();
+    let points = v["result"]["points"].as_u64().unwrap();
+    // The record replays to the same result, as .mat and as .sgf.
+    for file in ["record.mat", "record.sgf"] {
+        let (status, text) = server.request("GET", &format!("/api/play/{id}/{file}"), b"");
+        assert_eq!(status, 200, "{text}");
+        let record =
+            kotra::notation::parse_match(&text).unwrap_or_else(|e| panic!("{file}: {e}\n{text}"));
+        kotra::notation::mat::replay(&record, |_| {}).unwrap();
+        let won = record.games[0].actions.iter().find_map(|a| match a.2 {
+            kotra::notation::mat::Action::Win { player, points } => Some((player, points)),
+            _ => None,
+        });
+        let expected = (u8::from(winner == "kotra-ai"), points as u32);
+        assert_eq!(won, Some(expected), "{file}");
+    }
+    // Over: no more actions.
+    assert_eq!(post(&format!("/api/play/{id}/roll")).0, 400);
 }

@@ -23,7 +23,12 @@ fn trace(record: &MatchRecord) -> Vec<(u32, String, String)> {
             ),
             other => format!("{other:?}"),
         };
-        out.push((r.game, gnubg_id::encode(&r.setup()), what));
+        // gnubg marks a money session imported from a .mat as played
+        // under the Jacoby rule (a .mat cannot say): the IDs compared
+        // leave that bit out.
+        let mut setup = r.setup();
+        setup.info.jacoby = false;
+        out.push((r.game, gnubg_id::encode(&setup), what));
     })
     .unwrap();
     out

@@ -57,6 +57,33 @@ pub struct GameState {
 }
 
 impl GameState {
+    /// The moment as a [`super::Setup`] from the view of the player on
+    /// roll (the dice once rolled), at `score` in a `match_length`-point
+    /// match (0: money): what an analysis or an ID is made from.
+    pub fn setup(&self, match_length: u32, score: [u32; 2]) -> super::Setup {
+        let dice = match self.phase {
+            Phase::ToMove(d) => [d.high(), d.low()],
+            _ => [0, 0],
+        };
+        super::Setup {
+            position: self.position,
+            info: super::MatchInfo {
+                cube_value: self.cube.value as u32,
+                cube_owner: self.cube.owner,
+                on_roll: self.on_roll,
+                crawford: self.crawford,
+                game_state: 1,
+                turn: self.on_roll,
+                doubled: false,
+                resigned: 0,
+                dice,
+                match_length,
+                score,
+                jacoby: self.rules.jacoby && self.money,
+            },
+        }
+    }
+
     pub fn new(rules: CubeRules, money: bool, crawford: bool) -> GameState {
         GameState {
             position: Position::starting(),

@@ -115,30 +115,9 @@ impl Replayed {
     /// the view of the player on roll, for analysis and for the IDs a
     /// player pastes into `kotra-ai analyze`.
     pub fn setup(&self) -> crate::backgammon::Setup {
-        let state = &self.before;
-        let dice = match &self.action {
-            Action::Move { dice, .. } => [dice.high(), dice.low()],
-            _ => [0, 0],
-        };
-        let on_roll = state.on_roll;
-        crate::backgammon::Setup {
-            position: state.position,
-            info: crate::backgammon::MatchInfo {
-                cube_value: state.cube.value as u32,
-                cube_owner: state.cube.owner,
-                on_roll,
-                crawford: state.crawford,
-                game_state: 1,
-                turn: on_roll,
-                doubled: false,
-                resigned: 0,
-                dice,
-                match_length: self.length,
-                // The Match ID's players are ours: 0 left, 1 right.
-                score: self.score,
-                jacoby: false,
-            },
-        }
+        // A move's state is taken after its roll; the Match ID's players
+        // are ours: 0 left, 1 right.
+        self.before.setup(self.length, self.score)
     }
 }
 

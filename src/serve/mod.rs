@@ -12,6 +12,7 @@
 mod api;
 mod error;
 mod page;
+mod play;
 mod wildbg;
 
 pub use error::ApiError;
@@ -84,6 +85,7 @@ impl Cost {
 /// What every handler shares.
 pub struct AppState {
     analyzer: Analyzer<'static>,
+    games: play::Games,
     quick: Lane,
     deep: Lane,
     deadline: Duration,
@@ -97,6 +99,7 @@ impl AppState {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Arc::new(AppState {
             analyzer: Analyzer::new(eval),
+            games: play::Games::default(),
             quick: Lane::new(settings.queue * 4, cores * 2),
             deep: Lane::new(settings.queue, settings.workers),
             deadline: settings.deadline,
@@ -152,6 +155,9 @@ pub fn router(state: Arc<AppState>) -> Router {
                 crate::notation::MAX_MATCH_BYTES as usize,
             )),
         )
+        .route("/api/play", post(play::new_game))
+        .route("/api/play/{id}", get(play::show))
+        .route("/api/play/{id}/{what}", post(play::act).get(play::record))
         .route("/move", get(wildbg::best_moves))
         .route("/eval", get(wildbg::eval))
         .fallback(page::not_found)
