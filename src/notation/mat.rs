@@ -47,6 +47,20 @@ pub enum Action {
     },
 }
 
+impl Action {
+    /// Who acts.
+    pub fn player(&self) -> u8 {
+        match self {
+            Action::Move { player, .. }
+            | Action::Double { player, .. }
+            | Action::Beaver { player, .. }
+            | Action::Take { player }
+            | Action::Drop { player }
+            | Action::Win { player, .. } => *player,
+        }
+    }
+}
+
 /// A game: its number, the score before it (left, right) and its actions
 /// with the line each came from.
 #[derive(Clone, Debug, PartialEq)]

@@ -476,7 +476,7 @@ pub fn write(record: &MatchRecord, notes: &Notes) -> Result<String, MatError> {
         }
         out.push('\n');
         for (i, (_, _, action)) in game.actions.iter().enumerate() {
-            let player = acting(action);
+            let player = action.player();
             let Some(value) = nodes.get(&(game.number, i)) else {
                 continue;
             };
@@ -534,17 +534,5 @@ fn write_note(out: &mut String, note: &Note, player: u8, esc: &dyn Fn(&str) -> S
     }
     if let Some(c) = &note.comment {
         let _ = write!(out, "C[{}]", esc(c));
-    }
-}
-
-/// Who acts in `action`.
-fn acting(action: &Action) -> u8 {
-    match action {
-        Action::Move { player, .. }
-        | Action::Double { player, .. }
-        | Action::Beaver { player, .. }
-        | Action::Take { player }
-        | Action::Drop { player }
-        | Action::Win { player, .. } => *player,
     }
 }

@@ -412,12 +412,17 @@ impl<'a> Searcher<'a> {
             self.after_roll(pos, d, states, 1, &mut v);
             state.normalise(v[0])
         };
-        let (mut sum, mut weight) = (0.0, 0.0);
+        let (mut sum, mut weight, mut rolled) = (0.0, 0.0, None);
         for (d, w) in Dice::all_rolls().filter(|(d, _)| !(opening && d.is_double())) {
-            sum += value(d) * w as f32;
+            let v = value(d);
+            if d == dice {
+                rolled = Some(v);
+            }
+            sum += v * w as f32;
             weight += w as f32;
         }
-        value(dice) - sum / weight
+        // An opening double is not among the averaged rolls.
+        rolled.unwrap_or_else(|| value(dice)) - sum / weight
     }
 
     /// The cube decision before the roll of `pos` for its roller.

@@ -8,7 +8,7 @@
 //! - `POST /api/review[?ply=2]` with a `.mat` or `.sgf` as the body: the
 //!   review's JSON.
 
-use super::{AppState, Cost, job};
+use super::{AppState, Cost, checked_ply, job};
 use crate::analysis::{Equity, ReviewSettings};
 use crate::backgammon::{Dice, Setup};
 use crate::notation::{self, gnubg_id, xgid};
@@ -21,9 +21,6 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 
 use super::ApiError;
-
-/// The deepest search the API runs (as `analyze --ply`).
-const MAX_PLY: u8 = crate::analysis::MAX_PLY;
 
 pub async fn health() -> Json<Value> {
     Json(json!({ "status": "ok", "version": env!("CARGO_PKG_VERSION") }))
@@ -50,10 +47,7 @@ fn setup(position: &str) -> Result<Setup, ApiError> {
 }
 
 fn ply(ply: Option<u8>) -> Result<u8, ApiError> {
-    match ply.unwrap_or(crate::analysis::DEFAULT_PLY) {
-        p if p <= MAX_PLY => Ok(p),
-        p => Err(ApiError::bad(format!("ply {p}: 0 to {MAX_PLY}"))),
-    }
+    checked_ply(ply.map_or(crate::analysis::DEFAULT_PLY.into(), i64::from))
 }
 
 /// The IDs of a setup, so a client can show and link them, and its

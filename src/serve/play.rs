@@ -12,10 +12,11 @@
 //!
 //! At most [`MAX_GAMES`] games are held; the oldest goes first.
 
-use super::{ApiError, AppState, Cost, job};
-use crate::analysis::{Analyzer, Equity, MAX_PLY};
+use super::{ApiError, AppState, Cost, checked_ply, job};
+use crate::analysis::{Analyzer, Equity};
 use crate::backgammon::cube::CubeRules;
 use crate::backgammon::{CubeOwner, Dice, GameState, MoveList, Phase};
+use crate::cube::TakeAnswer;
 use crate::notation::mat::{Action, GameRecord, MatchRecord};
 use crate::notation::{gnubg_id, move_text, sgf};
 use axum::Json;
@@ -188,7 +189,7 @@ impl Game {
                     // costs less.
                     let setup = self.state.setup(0, [0, 0]);
                     let d = analyzer.cube_decision(&setup, self.ply).decision;
-                    if d.double_take > d.double_pass {
+                    if d.take == TakeAnswer::Pass {
                         self.state.pass().expect("kotra-ai answers");
                         self.record(Action::Drop { player: ENGINE });
                         self.engine_did.push("passes".into());
@@ -292,10 +293,7 @@ pub async fn new_game(
     q: Result<Query<NewGame>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let q = q.map_err(|e| ApiError::bad(e.body_text()))?.0;
-    let ply = q.ply.unwrap_or(1);
-    if ply > MAX_PLY {
-        return Err(ApiError::bad(format!("ply {ply}: 0 to {MAX_PLY}")));
-    }
+    let ply = checked_ply(q.ply.map_or(1, i64::from))?;
     let seed = q.seed.unwrap_or_else(rand::random);
     let st = state.clone();
     job(&state, Cost::of_ply(ply), move |analyzer| {

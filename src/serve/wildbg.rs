@@ -6,10 +6,10 @@
 //! opponent's (negative). Money play, the cube centred. An optional `ply`
 //! (default 2) sets the depth, which wildbg does not have.
 
-use super::{ApiError, AppState, Cost, job};
-use crate::analysis::{DEFAULT_PLY, Equity, MAX_PLY};
+use super::{ApiError, AppState, Cost, checked_ply, job};
+use crate::analysis::{DEFAULT_PLY, Equity};
 use crate::backgammon::{Dice, MatchInfo, Position, Setup};
-use crate::cube::CubeAction;
+use crate::cube::TakeAnswer;
 use axum::Json;
 use axum::extract::{RawQuery, State};
 use serde_json::{Value, json};
@@ -79,10 +79,7 @@ fn point_index(key: &str) -> Option<usize> {
 }
 
 fn ply(q: &HashMap<&str, i64>) -> Result<u8, ApiError> {
-    match q.get("ply").copied().unwrap_or(DEFAULT_PLY as i64) {
-        p if (0..=MAX_PLY as i64).contains(&p) => Ok(p as u8),
-        p => Err(ApiError::bad(format!("ply {p}: 0 to {MAX_PLY}"))),
-    }
+    checked_ply(q.get("ply").copied().unwrap_or(DEFAULT_PLY as i64))
 }
 
 /// wildbg's five numbers: each includes the ones after it on its side.
@@ -151,8 +148,8 @@ pub async fn eval(
     job(&state, Cost::of_ply(ply), move |analyzer| {
         let report = analyzer.cube_decision(&setup, ply);
         let d = report.decision;
-        let double = matches!(d.action, CubeAction::DoubleTake | CubeAction::DoublePass);
-        let accept = d.double_take <= d.double_pass;
+        let double = d.should_double();
+        let accept = d.take != TakeAnswer::Pass;
         Ok(json!({
             "cube": { "double": double, "accept": accept },
             "probabilities": probabilities(report.probs),

@@ -181,10 +181,9 @@ impl Analyzer<'_> {
             None => (0.0, String::new()),
         };
         let state = CubeState::from_setup(&setup);
+        let mwc_scale = mwc_per_unit(&state);
         let luck = self.luck(&setup, *dice, opening);
         let luck_stakes = state.denormalise(luck) - state.denormalise(0.0);
-        let mwc_scale =
-            (!state.is_money()).then(|| state.denormalise(1.0) - state.denormalise(0.0));
         Verdict {
             game: r.game,
             action: r.index,
@@ -230,9 +229,7 @@ impl Analyzer<'_> {
         let d = self.cube_decision(&setup, settings.ply).decision;
         let after_double = d.double_take.min(d.double_pass);
         let equities = [d.no_double, d.double_take, d.double_pass];
-        let state = CubeState::from_setup(&setup);
-        let mwc_scale =
-            (!state.is_money()).then(|| state.denormalise(1.0) - state.denormalise(0.0));
+        let mwc_scale = mwc_per_unit(&CubeState::from_setup(&setup));
         let verdict = |player, kind, played: &str, best: String, loss: f32, error| Verdict {
             game: r.game,
             action: r.index,
@@ -306,6 +303,12 @@ impl Analyzer<'_> {
         }
         out
     }
+}
+
+/// What one unit of normalised equity is worth in match winning chances
+/// (matches only; the normalisation is linear).
+fn mwc_per_unit(state: &CubeState) -> Option<f32> {
+    (!state.is_money()).then(|| state.denormalise(1.0) - state.denormalise(0.0))
 }
 
 /// Every decision of the match in file order: each move (after a cube
