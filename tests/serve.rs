@@ -263,14 +263,15 @@ fn a_full_queue_and_a_passed_deadline_answer_503() {
 }
 
 #[test]
-fn a_whole_game_is_played_against_kotra_ai_and_saved() {
+fn a_whole_match_is_played_against_kotra_ai_and_saved() {
     let server = Server::start(&[]);
     let post = |path: &str| {
         let (status, body) = server.request("POST", path, b"");
         let v: serde_json::Value = serde_json::from_str(&body).unwrap();
         (status, v)
     };
-    let (status, mut v) = post("/api/play?ply=0&seed=3");
+    assert_eq!(post("/api/play?length=65").0, 400);
+    let (status, mut v) = post("/api/play?ply=0&seed=3&length=5");
     assert_eq!(status, 200, "{v}");
     let id = v["id"].as_u64().unwrap();
     // Not your turn to move before rolling, an illegal move, nonsense.
@@ -278,14 +279,40 @@ fn a_whole_game_is_played_against_kotra_ai_and_saved() {
         assert_eq!(post(&format!("/api/play/{id}/move?move=8/5%206/5")).0, 400);
     }
     assert_eq!(post(&format!("/api/play/{id}/jump")).0, 404);
+    assert_eq!(post(&format!("/api/play/{id}/resign?as=triple")).0, 400);
     assert_eq!(server.get("/api/play/999999").0, 404);
     let mut turns = 0;
     let mut illegal_tried = false;
-    while v["phase"] != "over" {
+    let mut games = 1;
+    let mut declined = false;
+    let mut won = [0u64; 2];
+    while v["phase"] != "match_over" {
         turns += 1;
-        assert!(turns < 400, "the game does not end: {v}");
+        assert!(turns < 3000, "the match does not end: {v}");
+        if v["phase"] == "game_over" {
+            let who = usize::from(v["result"]["winner"] == "kotra-ai");
+            won[who] += v["result"]["points"].as_u64().unwrap();
+            assert_eq!(v["match"]["score"]["you"], won[0], "{v}");
+            assert_eq!(v["match"]["score"]["kotra-ai"], won[1], "{v}");
+            assert_eq!(
+                post(&format!("/api/play/{id}/roll")).0,
+                400,
+                "the game is over"
+            );
+            let (status, next) = post(&format!("/api/play/{id}/next"));
+            assert_eq!(status, 200, "{next}");
+            games += 1;
+            declined = false;
+            v = next;
+            continue;
+        }
         assert_eq!(v["turn"], "you", "{v}");
         let path = match v["phase"].as_str().unwrap() {
+            // Every other game you resign a single game at once (played
+            // out if kotra-ai declines).
+            "to_roll" | "to_move" if games % 2 == 1 && !declined => {
+                format!("/api/play/{id}/resign?as=single")
+            }
             "to_roll" => format!("/api/play/{id}/roll"),
             "to_answer" => format!("/api/play/{id}/take"),
             "to_move" => {
@@ -294,31 +321,70 @@ fn a_whole_game_is_played_against_kotra_ai_and_saved() {
                     let (status, e) = post(&format!("/api/play/{id}/move?move=24/1"));
                     assert_eq!(status, 400, "{e}");
                 }
-                let m = v["legal_moves"][0].as_str().unwrap().replace(' ', "%20");
-                format!("/api/play/{id}/move?move={}", m.replace('*', "%2A"))
+                // Every legal move has step orders, and playing one
+                // order's steps is that move.
+                let legal = v["legal_moves"].as_array().unwrap();
+                let orders = v["step_orders"].as_array().unwrap();
+                for i in 0..legal.len() {
+                    assert!(orders.iter().any(|o| o["move"] == i), "{v}");
+                }
+                let order = orders.last().unwrap();
+                let steps: Vec<String> = order["steps"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|st| {
+                        let (f, t) = (st[0].as_u64().unwrap(), st[1].as_u64().unwrap());
+                        let name = |p: u64| match p {
+                            25 => "bar".to_string(),
+                            0 => "off".to_string(),
+                            p => p.to_string(),
+                        };
+                        format!("{}/{}", name(f), name(t))
+                    })
+                    .collect();
+                format!("/api/play/{id}/move?move={}", steps.join("%20"))
             }
             other => panic!("phase {other}"),
         };
         let (status, next) = post(&path);
         assert_eq!(status, 200, "{path}: {next}");
+        if path.contains("resign") && next["phase"] != "game_over" {
+            declined = true;
+            assert!(
+                next["kotra_ai_did"][0]
+                    .as_str()
+                    .unwrap()
+                    .contains("declines"),
+                "{next}"
+            );
+        }
         v = next;
     }
-    let winner = v["result"]["winner"].as_str().unwrap();
-    let points = v["result"]["points"].as_u64().unwrap();
-    // The record replays to the same result, as .mat and as .sgf.
+    assert!(games >= 2, "{v}");
+    let who = usize::from(v["result"]["winner"] == "kotra-ai");
+    won[who] += v["result"]["points"].as_u64().unwrap();
+    assert!(won[who] >= 5 && won[1 - who] < 5, "{won:?}");
+    assert_eq!(v["match"]["winner"], v["result"]["winner"]);
+    // The record replays to the same score, as .mat and as .sgf.
     for file in ["record.mat", "record.sgf"] {
         let (status, text) = server.request("GET", &format!("/api/play/{id}/{file}"), b"");
         assert_eq!(status, 200, "{text}");
         let record =
             kotra::notation::parse_match(&text).unwrap_or_else(|e| panic!("{file}: {e}\n{text}"));
+        assert_eq!((record.length, record.games.len()), (5, games), "{file}");
         kotra::notation::mat::replay(&record, |_| {}).unwrap();
-        let won = record.games[0].actions.iter().find_map(|a| match a.2 {
-            kotra::notation::mat::Action::Win { player, points } => Some((player, points)),
-            _ => None,
-        });
-        let expected = (u8::from(winner == "kotra-ai"), points as u32);
-        assert_eq!(won, Some(expected), "{file}");
+        let mut score = [0u64; 2];
+        for game in &record.games {
+            for a in &game.actions {
+                if let kotra::notation::mat::Action::Win { player, points } = a.2 {
+                    score[player as usize] += u64::from(points);
+                }
+            }
+        }
+        assert_eq!(score, won, "{file}");
     }
-    // Over: no more actions.
+    // Over: no more actions, not even a next game.
     assert_eq!(post(&format!("/api/play/{id}/roll")).0, 400);
+    assert_eq!(post(&format!("/api/play/{id}/next")).0, 400);
 }

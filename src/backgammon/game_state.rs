@@ -224,6 +224,22 @@ impl GameState {
         Ok(())
     }
 
+    /// `player` resigns a `result` and the other side accepts: the game
+    /// ends there, scored as if played out to that result with the cube
+    /// as it stands (so a gammon resigned under the Jacoby rule with the
+    /// cube never turned is worth one point).
+    pub fn resign(&mut self, player: u8, result: GameResult) -> Result<(), GameError> {
+        if matches!(self.phase, Phase::Opening | Phase::Over(_)) || player > 1 {
+            return Err(GameError::WrongPhase(self.phase));
+        }
+        self.phase = Phase::Over(Outcome {
+            winner: 1 - player,
+            result,
+            points: self.cube.points(result, self.rules.jacoby && self.money),
+        });
+        Ok(())
+    }
+
     pub fn beaver(&mut self) -> Result<(), GameError> {
         let who = self.cube.to_answer().ok_or(CubeError::NothingPending)?;
         self.cube.beaver(who, &self.rules)?;
@@ -234,6 +250,41 @@ impl GameState {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_resignation_ends_the_game_for_the_other_side_at_the_cube_value() {
+        let mut game = GameState::new(CubeRules::default(), true, false);
+        assert!(
+            game.resign(0, GameResult::Single).is_err(),
+            "not before the opening roll"
+        );
+        game.opening_roll(3, 1).unwrap();
+        game.play_chosen(|_, _| 0).unwrap();
+        game.double().unwrap();
+        game.take().unwrap();
+        game.resign(0, GameResult::Gammon).unwrap();
+        let Phase::Over(o) = game.phase() else {
+            panic!("the game is over")
+        };
+        assert_eq!((o.winner, o.result, o.points), (1, GameResult::Gammon, 4));
+        assert!(game.resign(1, GameResult::Single).is_err(), "only once");
+        // Jacoby: a gammon with the cube never offered is one point.
+        let rules = CubeRules {
+            jacoby: true,
+            ..CubeRules::default()
+        };
+        let mut game = GameState::new(rules, true, false);
+        game.opening_roll(1, 3).unwrap();
+        game.resign(1, GameResult::Gammon).unwrap();
+        assert!(matches!(
+            game.phase(),
+            Phase::Over(Outcome {
+                winner: 0,
+                points: 1,
+                ..
+            })
+        ));
+    }
 
     #[test]
     fn a_chosen_move_is_played_only_when_one_is_due_and_games_end_scored() {

@@ -7,12 +7,14 @@ pub mod movegen;
 mod play;
 mod position;
 mod setup;
+mod step_orders;
 
 pub use dice::{Dice, DiceError};
 pub use movegen::{Candidate, MoveList, legal_moves, legal_moves_reference, with_legal_moves};
 pub use play::{Play, Step};
 pub use position::{BAR, CHECKERS, OPP_BAR, Position, PositionError, Side};
 pub use setup::{CubeOwner, MatchInfo, Owner, Setup, SetupStateError};
+pub use step_orders::step_orders;
 mod outcome;
 pub use outcome::GameResult;
 pub mod cube;

@@ -191,7 +191,7 @@ impl Position {
 
     /// The sources from which `die` can be played now: only the bar while a
     /// checker is on it.
-    fn single_moves(&self, die: usize, buf: &mut [Step; 16]) -> usize {
+    pub(super) fn single_moves(&self, die: usize, buf: &mut [Step; 16]) -> usize {
         self.single_moves_with(die, self.outside_home(), buf)
     }
 
