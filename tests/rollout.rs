@@ -123,7 +123,14 @@ fn cube_rollout_cashes_the_last_roll() {
         trials: 72,
         ..RolloutSettings::default()
     };
-    let (decision, result) = cube_rollout(&searcher, &pos, &CubeState::money(), &settings, &|_| {});
+    let (decision, result) = cube_rollout(
+        &searcher,
+        &pos,
+        &CubeState::money(),
+        &settings,
+        &|_| {},
+        &|| false,
+    );
     assert_eq!(decision.action, CubeAction::DoublePass);
     // A bear-off: the database settles every trial at once, exactly.
     assert!(

@@ -388,3 +388,88 @@ fn a_whole_match_is_played_against_kotra_ai_and_saved() {
     assert_eq!(post(&format!("/api/play/{id}/roll")).0, 400);
     assert_eq!(post(&format!("/api/play/{id}/next")).0, 400);
 }
+
+/// The `event:` names and `data:` JSON of a server-sent event stream.
+fn events(body: &str) -> Vec<(String, serde_json::Value)> {
+    let mut out = Vec::new();
+    let mut name = String::new();
+    for line in body.lines() {
+        if let Some(n) = line.strip_prefix("event: ") {
+            name = n.to_string();
+        } else if let Some(d) = line.strip_prefix("data: ") {
+            out.push((name.clone(), serde_json::from_str(d).unwrap()));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_rollout_job_streams_its_progress_gives_the_cli_result_and_can_be_cancelled() {
+    let server = Server::start(&["--workers", "1"]);
+    let (status, body) = server.request(
+        "POST",
+        &format!("/api/rollout?position={START}&dice=31&trials=72&candidates=3"),
+        b"",
+    );
+    assert_eq!(status, 202, "{body}");
+    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].clone();
+    let (status, stream) = server.request("GET", &format!("/api/rollout/{id}/events"), b"");
+    assert_eq!(status, 200);
+    let seen = events(&stream);
+    let (last, done) = seen.last().expect("events");
+    assert_eq!(last, "done", "{stream}");
+    assert!(seen[..seen.len() - 1].iter().all(|(n, _)| n == "progress"));
+    // 72 trials for each candidate within reach of the best.
+    let moves = done["result"]["moves"].as_array().unwrap().len() as u64;
+    assert!((1..=3).contains(&moves));
+    assert_eq!(done["trials_done"], 72 * moves);
+    assert_eq!(done["trials_planned"], 72 * moves);
+    // The same numbers as the command line's rollout.
+    let cli = cli(&[
+        "rollout",
+        START,
+        "--dice",
+        "31",
+        "--trials",
+        "72",
+        "--candidates",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(done["result"]["moves"], cli["moves"]);
+    assert_eq!(server.get(&format!("/api/rollout/{id}")).1["state"], "done");
+
+    // A long one: a second is refused while it runs, then it is cancelled.
+    let (status, body) = server.request(
+        "POST",
+        &format!("/api/rollout?position={START}&trials=46656&ply=1"),
+        b"",
+    );
+    assert_eq!(status, 202, "{body}");
+    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].clone();
+    let (status, body) = server.request("POST", &format!("/api/rollout?position={START}"), b"");
+    assert_eq!(status, 503, "{body}");
+    let (status, _) = server.request("DELETE", &format!("/api/rollout/{id}"), b"");
+    assert_eq!(status, 200);
+    let (_, stream) = server.request("GET", &format!("/api/rollout/{id}/events"), b"");
+    let (last, end) = events(&stream).pop().unwrap();
+    assert_eq!(last, "cancelled", "{stream}");
+    assert!(end["trials_done"].as_u64().unwrap() < 46656, "{end}");
+    // Bad requests.
+    for path in [
+        format!("/api/rollout?position={START}&trials=0"),
+        format!("/api/rollout?position={START}&trials=999999"),
+        format!("/api/rollout?position={START}&ply=3"),
+        format!("/api/rollout?position={START}&candidates=0"),
+        "/api/rollout?position=nonsense".to_string(),
+    ] {
+        assert_eq!(server.request("POST", &path, b"").0, 400, "{path}");
+    }
+    assert_eq!(server.get("/api/rollout/12345").0, 404);
+    assert_eq!(
+        server
+            .request("POST", &format!("/api/rollout/{id}/jump"), b"")
+            .0,
+        404
+    );
+}

@@ -24,7 +24,7 @@ use crate::cube::static_cube_decision;
 use crate::cube::{CubeState, Stakes};
 use crate::eval::{Evaluator, Probs};
 use crate::notation::{move_text, position_id};
-use crate::rollout::{RolloutSettings, cube_rollout, rollout};
+use crate::rollout::{RolloutSettings, cube_rollout, rollout_until};
 use crate::search::{MoveFilter, SearchSettings, Searcher};
 use ndarray::Array2;
 
@@ -60,6 +60,8 @@ pub enum AnalysisError {
     CubefulMatch,
     #[error("{0}")]
     Settings(String),
+    #[error("cancelled")]
+    Cancelled,
 }
 
 /// Where a long job (a rollout's trials, a review's decisions) reports
@@ -69,6 +71,11 @@ pub trait TrialProgress {
     fn planned(&self, _trials: u64) {}
     /// `trials` more have finished.
     fn done(&self, trials: u64);
+    /// Whether to stop now (someone cancelled): no more trials start, and
+    /// the job answers [`AnalysisError::Cancelled`].
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 /// No one listening.
@@ -240,6 +247,7 @@ impl<'a> Analyzer<'a> {
             .collect();
         progress.planned(u64::from(settings.trials) * chosen.len() as u64);
         let tick = |n| progress.done(n);
+        let stop = || progress.cancelled();
         let states: Vec<CubeState> = if cubeful {
             vec![state.swapped()]
         } else {
@@ -248,13 +256,14 @@ impl<'a> Analyzer<'a> {
         let mut rows: Vec<CandidateRollout> = chosen
             .iter()
             .map(|r| {
-                let result = rollout(
+                let result = rollout_until(
                     searcher,
                     &r.position.swap(),
                     false,
                     &states,
                     settings,
                     &tick,
+                    &stop,
                 );
                 CandidateRollout {
                     text: move_text::format(&setup.position, &list.as_slice()[r.index].play),
@@ -263,6 +272,9 @@ impl<'a> Analyzer<'a> {
                 }
             })
             .collect();
+        if progress.cancelled() {
+            return Err(AnalysisError::Cancelled);
+        }
         rows.sort_by(|a, b| b.key().total_cmp(&a.key()));
         Ok(rows)
     }
@@ -280,7 +292,9 @@ impl<'a> Analyzer<'a> {
     ) -> Result<PositionRollout, AnalysisError> {
         let state = self.rollout_state(setup, cubeful)?;
         progress.planned(u64::from(settings.trials));
-        let progress = |n| progress.done(n);
+        let listener = progress;
+        let stop = || listener.cancelled();
+        let progress = |n| listener.done(n);
         let progress = &progress;
         let pos = &setup.position;
         if cubeful {
@@ -290,7 +304,11 @@ impl<'a> Analyzer<'a> {
                 &state,
                 settings,
                 progress,
+                &stop,
             );
+            if listener.cancelled() {
+                return Err(AnalysisError::Cancelled);
+            }
             let cube = RolledCube::InTrials {
                 no_double: result.cubeful[0].into(),
                 double_take: result.cubeful[1].into(),
@@ -300,14 +318,18 @@ impl<'a> Analyzer<'a> {
             };
             return Ok(PositionRollout::new(settings, result, Some(cube)));
         }
-        let result = rollout(
+        let result = rollout_until(
             self.searcher(Equity::Cubeless),
             pos,
             true,
             &[],
             settings,
             progress,
+            &stop,
         );
+        if listener.cancelled() {
+            return Err(AnalysisError::Cancelled);
+        }
         // Rolled-out probabilities decide better than the static
         // network's (training/notes/notebook.md, "Back games by
         // rollouts").

@@ -105,13 +105,39 @@ pub fn rollout(
     settings: &RolloutSettings,
     progress: &(dyn Fn(u64) + Sync),
 ) -> RolloutResult {
+    rollout_until(
+        searcher,
+        start,
+        for_roller,
+        states,
+        settings,
+        progress,
+        &|| false,
+    )
+}
+
+/// [`rollout`] that plays no more trials once `stop` says so (a user
+/// cancelled): the result then counts only the trials played, and is no
+/// longer the same for the seed.
+pub fn rollout_until(
+    searcher: &Searcher,
+    start: &Position,
+    for_roller: bool,
+    states: &[CubeState],
+    settings: &RolloutSettings,
+    progress: &(dyn Fn(u64) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
+) -> RolloutResult {
     let trial = Trial::new(searcher, settings, states);
     let results: Vec<TrialResult> = (0..settings.trials)
         .into_par_iter()
-        .map(|i| {
+        .filter_map(|i| {
+            if stop() {
+                return None;
+            }
             let r = trial.play(start, i);
             progress(1);
-            r
+            Some(r)
         })
         .collect();
     let sign = if for_roller { 1.0 } else { -1.0 };
@@ -130,7 +156,7 @@ pub fn rollout(
         .map(|j| Estimate::of(results.iter().map(move |r| sign * r.cubeful[j] / unit)))
         .collect();
     RolloutResult {
-        trials: settings.trials,
+        trials: results.len() as u32,
         probs,
         cubeless,
         cubeful,
@@ -145,9 +171,10 @@ pub fn cube_rollout(
     state: &CubeState,
     settings: &RolloutSettings,
     progress: &(dyn Fn(u64) + Sync),
+    stop: &(dyn Fn() -> bool + Sync),
 ) -> (CubeDecision, RolloutResult) {
     let states = [*state, state.doubled()];
-    let result = rollout(searcher, pos, true, &states, settings, progress);
+    let result = rollout_until(searcher, pos, true, &states, settings, progress, stop);
     let decision = CubeDecision::new(
         result.cubeful[0].mean as f32,
         result.cubeful[1].mean as f32,

@@ -34,12 +34,12 @@ pub struct AnalyzeQuery {
 }
 
 /// The query's fields, or a 400 naming what is wrong with it.
-fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
+pub(super) fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiError> {
     q.map(|Query(q)| q)
         .map_err(|e| ApiError::bad(e.body_text()))
 }
 
-fn setup(position: &str) -> Result<Setup, ApiError> {
+pub(super) fn setup(position: &str) -> Result<Setup, ApiError> {
     if position.len() > 200 {
         return Err(ApiError::bad("the position is longer than any ID"));
     }

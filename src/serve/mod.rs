@@ -11,8 +11,10 @@
 
 mod api;
 mod error;
+mod held;
 mod page;
 mod play;
+mod rollout;
 mod wildbg;
 
 pub use error::ApiError;
@@ -86,6 +88,7 @@ impl Cost {
 pub struct AppState {
     analyzer: Analyzer<'static>,
     games: play::Games,
+    rollouts: rollout::RolloutJobs,
     quick: Lane,
     deep: Lane,
     deadline: Duration,
@@ -99,7 +102,8 @@ impl AppState {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Arc::new(AppState {
             analyzer: Analyzer::new(eval),
-            games: play::Games::default(),
+            games: play::games(),
+            rollouts: rollout::RolloutJobs::new(settings.workers),
             quick: Lane::new(settings.queue * 4, cores * 2),
             deep: Lane::new(settings.queue, settings.workers),
             deadline: settings.deadline,
@@ -167,6 +171,15 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/play", post(play::new_game))
         .route("/api/play/{id}", get(play::show))
         .route("/api/play/{id}/{what}", post(play::act).get(play::record))
+        .route("/api/rollout", post(rollout::start))
+        .route(
+            "/api/rollout/{id}",
+            get(rollout::status).delete(rollout::cancel),
+        )
+        .route(
+            "/api/rollout/{id}/{what}",
+            get(rollout::events).post(rollout::cancel_by_post),
+        )
         .route("/move", get(wildbg::best_moves))
         .route("/eval", get(wildbg::eval))
         .fallback(page::not_found)

@@ -17,6 +17,7 @@
 
 mod session;
 
+use super::held::Held;
 use super::{ApiError, AppState, Cost, checked_ply, job};
 use crate::backgammon::{CubeOwner, Phase, step_orders};
 use crate::notation::{gnubg_id, move_text, sgf, xgid};
@@ -26,7 +27,6 @@ use axum::extract::{Path, Query, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use session::{ENGINE, PlayError, Session, YOU};
-use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 /// Sessions held at once; a new one past this drops the oldest.
@@ -36,35 +36,10 @@ pub const MAX_GAMES: usize = 1000;
 pub const MAX_MATCH_LENGTH: u32 = 64;
 
 /// The sessions the server holds, by id.
-#[derive(Default)]
-pub struct Games {
-    next: Mutex<u64>,
-    held: Mutex<BTreeMap<u64, Arc<Mutex<Session>>>>,
-}
+pub type Games = Held<Mutex<Session>>;
 
-impl Games {
-    fn insert(&self, session: Session) -> u64 {
-        let id = {
-            let mut next = self.next.lock().expect("not poisoned");
-            *next += 1;
-            *next
-        };
-        let mut held = self.held.lock().expect("not poisoned");
-        while held.len() >= MAX_GAMES {
-            held.pop_first();
-        }
-        held.insert(id, Arc::new(Mutex::new(session)));
-        id
-    }
-
-    fn get(&self, id: u64) -> Result<Arc<Mutex<Session>>, ApiError> {
-        self.held
-            .lock()
-            .expect("not poisoned")
-            .get(&id)
-            .cloned()
-            .ok_or_else(|| ApiError::not_found(&format!("/api/play/{id}")))
-    }
+pub fn games() -> Games {
+    Held::new("/api/play", MAX_GAMES)
 }
 
 impl From<PlayError> for ApiError {
@@ -156,7 +131,7 @@ pub async fn new_game(
     State(state): State<Arc<AppState>>,
     q: Result<Query<NewSession>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let q = q.map_err(|e| ApiError::bad(e.body_text()))?.0;
+    let q = super::api::query(q)?;
     let ply = checked_ply(q.ply.map_or(1, i64::from))?;
     let length = q.length.unwrap_or(0);
     if length > MAX_MATCH_LENGTH {
@@ -168,7 +143,7 @@ pub async fn new_game(
     let st = state.clone();
     job(&state, Cost::of_ply(ply), move |analyzer| {
         let session = Session::new(length, ply, seed, analyzer);
-        let id = st.games.insert(session);
+        let (id, _) = st.games.insert(Arc::new(Mutex::new(session)));
         let view = view(&st.games.get(id)?.lock().expect("not poisoned"), id);
         Ok(view)
     })
@@ -201,7 +176,7 @@ pub async fn act(
     Path((id, what)): Path<(u64, String)>,
     q: Result<Query<ActionQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let q = q.map_err(|e| ApiError::bad(e.body_text()))?.0;
+    let q = super::api::query(q)?;
     let session = state.games.get(id)?;
     if !ACTIONS.contains(&what.as_str()) {
         return Err(ApiError::not_found(&format!("/api/play/{id}/{what}")));

@@ -1,0 +1,267 @@
+//! Rollouts as jobs: a rollout takes seconds to hours, so it is started,
+//! watched and cancelled rather than awaited.
+//!
+//! - `POST /api/rollout?position=ID[&dice=31][&trials=1296][&ply=0]
+//!   [&truncate=N][&cubeful=true][&seed=1][&candidates=8]`: 202 and the
+//!   job's id (with dice the best candidates of the roll, without the
+//!   position and its cube decision);
+//! - `GET /api/rollout/{id}`: its state, trials done and planned, and the
+//!   result once there;
+//! - `GET /api/rollout/{id}/events`: the same as server-sent events, a
+//!   `progress` event a quarter-second until the last, `done`,
+//!   `cancelled` or `failed`;
+//! - `DELETE /api/rollout/{id}` (or `POST /api/rollout/{id}/cancel`):
+//!   no more trials start; the job ends `cancelled`.
+//!
+//! At most `workers` rollouts run at once (503 beyond), each on every core;
+//! the last [`MAX_JOBS`] jobs are kept for their results.
+
+use super::held::Held;
+use super::{ApiError, AppState, checked_ply};
+use crate::analysis::{AnalysisError, TrialProgress};
+use crate::backgammon::Dice;
+use crate::rollout::RolloutSettings;
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::convert::Infallible;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// Jobs kept (running or finished); a new one past this drops the oldest.
+pub const MAX_JOBS: usize = 100;
+
+/// The most trials one job may ask for.
+pub const MAX_TRIALS: u32 = 46_656;
+
+/// The deepest checker play inside a rollout the server runs.
+pub const MAX_ROLLOUT_PLY: u8 = 2;
+
+/// How a job ended.
+#[derive(Clone, Debug)]
+enum Ending {
+    Done(Value),
+    Cancelled,
+    Failed(String),
+}
+
+/// One rollout: its progress, read by the watchers while the trials run,
+/// and its ending.
+#[derive(Default)]
+pub struct RolloutJob {
+    planned: AtomicU64,
+    done: AtomicU64,
+    cancel: AtomicBool,
+    ending: Mutex<Option<Ending>>,
+}
+
+impl TrialProgress for RolloutJob {
+    fn planned(&self, trials: u64) {
+        self.planned.store(trials, Ordering::Relaxed);
+    }
+    fn done(&self, trials: u64) {
+        self.done.fetch_add(trials, Ordering::Relaxed);
+    }
+    fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+impl RolloutJob {
+    fn status(&self, id: u64) -> Value {
+        let ending = self.ending.lock().expect("not poisoned").clone();
+        let (state, result, error) = match ending {
+            None => ("running", Value::Null, Value::Null),
+            Some(Ending::Done(v)) => ("done", v, Value::Null),
+            Some(Ending::Cancelled) => ("cancelled", Value::Null, Value::Null),
+            Some(Ending::Failed(e)) => ("failed", Value::Null, Value::String(e)),
+        };
+        json!({
+            "id": id,
+            "state": state,
+            "trials_done": self.done.load(Ordering::Relaxed),
+            "trials_planned": self.planned.load(Ordering::Relaxed),
+            "result": result,
+            "error": error,
+        })
+    }
+
+    fn finished(&self) -> bool {
+        self.ending.lock().expect("not poisoned").is_some()
+    }
+}
+
+/// The jobs the server keeps, and the permits of those running.
+pub struct RolloutJobs {
+    held: Held<RolloutJob>,
+    running: Arc<Semaphore>,
+}
+
+impl RolloutJobs {
+    pub fn new(workers: usize) -> RolloutJobs {
+        RolloutJobs {
+            held: Held::new("/api/rollout", MAX_JOBS),
+            running: Arc::new(Semaphore::new(workers.max(1))),
+        }
+    }
+
+    fn insert(&self, job: Arc<RolloutJob>) -> u64 {
+        let (id, dropped) = self.held.insert(job);
+        // A job dropped while it runs is cancelled with it.
+        for old in dropped {
+            old.cancel.store(true, Ordering::Relaxed);
+        }
+        id
+    }
+
+    fn get(&self, id: u64) -> Result<Arc<RolloutJob>, ApiError> {
+        self.held.get(id)
+    }
+}
+
+#[derive(Deserialize)]
+pub struct RolloutQuery {
+    position: String,
+    dice: Option<String>,
+    trials: Option<u32>,
+    ply: Option<u8>,
+    truncate: Option<u32>,
+    cubeful: Option<bool>,
+    seed: Option<u64>,
+    candidates: Option<usize>,
+}
+
+pub async fn start(
+    State(state): State<Arc<AppState>>,
+    q: Result<Query<RolloutQuery>, QueryRejection>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let q = super::api::query(q)?;
+    let mut setup = super::api::setup(&q.position)?;
+    let dice = match &q.dice {
+        Some(d) => Some(
+            d.parse::<Dice>()
+                .map_err(|e| ApiError::bad(format!("bad dice {d:?}: {e}")))?,
+        ),
+        None => setup.info.rolled(),
+    };
+    let trials = q.trials.unwrap_or(1296);
+    if !(1..=MAX_TRIALS).contains(&trials) {
+        return Err(ApiError::bad(format!("trials {trials}: 1 to {MAX_TRIALS}")));
+    }
+    let ply = checked_ply(q.ply.map_or(0, i64::from))?;
+    if ply > MAX_ROLLOUT_PLY {
+        return Err(ApiError::bad(format!(
+            "ply {ply}: rollouts here play at most {MAX_ROLLOUT_PLY}-ply"
+        )));
+    }
+    let candidates = q.candidates.unwrap_or(8);
+    if !(1..=20).contains(&candidates) {
+        return Err(ApiError::bad(format!("candidates {candidates}: 1 to 20")));
+    }
+    let settings = RolloutSettings {
+        trials,
+        ply,
+        truncate: q.truncate,
+        seed: q.seed.unwrap_or(1),
+        ..RolloutSettings::default()
+    };
+    let cubeful = q.cubeful.unwrap_or(false);
+    let permit = state
+        .rollouts
+        .running
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| ApiError::busy())?;
+    let job = Arc::new(RolloutJob::default());
+    let id = state.rollouts.insert(job.clone());
+    let st = state.clone();
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let analyzer = &st.analyzer;
+        let answer = match dice {
+            Some(dice) => {
+                setup.info.dice = [dice.high(), dice.low()];
+                analyzer
+                    .rollout_candidates(&setup, dice, candidates, &settings, cubeful, &*job)
+                    .and_then(|rows| {
+                        serde_json::to_value(json!({
+                            "dice": dice.to_string(), "trials": trials, "ply": ply, "moves": rows,
+                        }))
+                        .map_err(|e| AnalysisError::Settings(e.to_string()))
+                    })
+            }
+            None => analyzer
+                .rollout_position(&setup, &settings, cubeful, &*job)
+                .and_then(|r| {
+                    serde_json::to_value(&r).map_err(|e| AnalysisError::Settings(e.to_string()))
+                }),
+        };
+        let ending = match answer {
+            Ok(v) => Ending::Done(v),
+            Err(AnalysisError::Cancelled) => Ending::Cancelled,
+            Err(e) => Ending::Failed(e.to_string()),
+        };
+        *job.ending.lock().expect("not poisoned") = Some(ending);
+    });
+    Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
+}
+
+pub async fn status(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<u64>,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(state.rollouts.get(id)?.status(id)))
+}
+
+pub async fn cancel(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<u64>,
+) -> Result<Json<Value>, ApiError> {
+    let job = state.rollouts.get(id)?;
+    job.cancel.store(true, Ordering::Relaxed);
+    Ok(Json(job.status(id)))
+}
+
+pub async fn cancel_by_post(
+    state: State<Arc<AppState>>,
+    Path((id, what)): Path<(u64, String)>,
+) -> Result<Json<Value>, ApiError> {
+    if what != "cancel" {
+        return Err(ApiError::not_found(&format!("/api/rollout/{id}/{what}")));
+    }
+    cancel(state, Path(id)).await
+}
+
+/// The job's progress as server-sent events until it ends.
+pub async fn events(
+    State(state): State<Arc<AppState>>,
+    Path((id, what)): Path<(u64, String)>,
+) -> Result<Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    if what != "events" {
+        return Err(ApiError::not_found(&format!("/api/rollout/{id}/{what}")));
+    }
+    let job = state.rollouts.get(id)?;
+    let stream = futures_util::stream::unfold(Some(job), move |job| async move {
+        let job = job?;
+        let first = job.done.load(Ordering::Relaxed) == 0 && !job.finished();
+        if !first {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+        }
+        let status = job.status(id);
+        let name = status["state"].as_str().unwrap_or("failed").to_string();
+        let (kind, next) = if name == "running" {
+            ("progress".to_string(), Some(job))
+        } else {
+            (name, None)
+        };
+        let event = Event::default().event(kind).data(status.to_string());
+        Some((Ok(event), next))
+    });
+    Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
