@@ -3,74 +3,11 @@
 //! and bad or hostile requests get a JSON error with a 4xx (or a 503 from
 //! the queue and the deadline), never a 5xx or a dropped connection.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+mod common;
 
-/// A server on a port the system chose, stopped when dropped.
-struct Server {
-    child: Child,
-    addr: String,
-}
+use std::process::Command;
 
-impl Server {
-    fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .rsplit("http://")
-            .next()
-            .expect("the server says where it listens")
-            .to_string();
-        Server { child, addr }
-    }
-
-    /// One request on its own connection: (status, body).
-    fn request(&self, method: &str, path: &str, body: &[u8]) -> (u16, String) {
-        let mut s = TcpStream::connect(&self.addr).unwrap();
-        let head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-            self.addr,
-            body.len()
-        );
-        s.write_all(head.as_bytes()).unwrap();
-        // The server may answer (413) before the body is all sent.
-        let _ = s.write_all(body);
-        let mut raw = Vec::new();
-        let _ = s.read_to_end(&mut raw);
-        let text = String::from_utf8_lossy(&raw).to_string();
-        let status = text
-            .split(' ')
-            .nth(1)
-            .and_then(|c| c.parse().ok())
-            .unwrap_or_else(|| panic!("no HTTP answer to {method} {path}: {text:?}"));
-        let body = text.split_once("\r\n\r\n").map_or("", |b| b.1).to_string();
-        (status, body)
-    }
-
-    fn get(&self, path: &str) -> (u16, serde_json::Value) {
-        let (status, body) = self.request("GET", path, b"");
-        let v = serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body:?}"));
-        (status, v)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::server::Server;
 
 fn cli(args: &[&str]) -> serde_json::Value {
     let o = Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
@@ -471,5 +408,119 @@ fn a_rollout_job_streams_its_progress_gives_the_cli_result_and_can_be_cancelled(
             .request("POST", &format!("/api/rollout/{id}/jump"), b"")
             .0,
         404
+    );
+}
+
+/// Valid requests mutated at random (bytes replaced, inserted, cut, the
+/// method changed), and random paths: every one gets an HTTP answer,
+/// none a 5xx but the deliberate 503 of a full queue.
+#[test]
+fn fuzzed_requests_never_get_a_5xx() {
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+    let server = Server::start(&["--workers", "1"]);
+    let (_, game) = server.request("POST", "/api/play?ply=0&seed=5", b"");
+    let game: serde_json::Value = serde_json::from_str(&game).unwrap();
+    let id = game["id"].as_u64().unwrap();
+    let seeds = [
+        ("GET", format!("/api/analyze?position={START}&dice=31&ply=0")),
+        ("GET", format!("/api/analyze?position={START}&ply=1")),
+        ("GET", "/api/analyze?position=XGID%3D-b----E-C---eE---c-e----B-%3A0%3A0%3A1%3A31%3A0%3A0%3A1%3A0%3A10&ply=0".into()),
+        ("GET", format!("/api/evaluate?position={START}")),
+        ("GET", "/move?x1=1&x6=5&x8=3&x13=5&x24=2&o1=-2&o12=-5&o17=-3&o19=-5&die1=3&die2=1".into()),
+        ("GET", "/eval?x1=1&x6=5&x8=3&x13=5&x24=2&o1=-2&o12=-5&o17=-3&o19=-5".into()),
+        ("POST", format!("/api/play/{id}/move?move=8/5%206/5")),
+        ("POST", format!("/api/play/{id}/roll")),
+        ("POST", format!("/api/play/{id}/resign?as=gammon")),
+        ("GET", format!("/api/play/{id}")),
+        ("POST", "/api/play?ply=0&length=3&seed=1".into()),
+        ("POST", format!("/api/rollout?position={START}&dice=31&trials=1&candidates=1")),
+        ("GET", "/api/rollout/1".into()),
+        ("GET", "/api/docs".into()),
+    ];
+    let alphabet = b"%/?&=:+-*_.0123456789abcdefXGIDxo\x00\xff \"'<>\\{}[]#";
+    let mut rng = SmallRng::seed_from_u64(11);
+    let mut answered = 0;
+    let mut statuses = std::collections::BTreeMap::<u16, usize>::new();
+    for n in 0..1500 {
+        let (method, seed) = &seeds[n % seeds.len()];
+        let mut path = seed.clone().into_bytes();
+        for _ in 0..rng.random_range(1..=3) {
+            let at = rng.random_range(0..=path.len());
+            let c = alphabet[rng.random_range(0..alphabet.len())];
+            match rng.random_range(0..10) {
+                0..5 if at < path.len() => path[at] = c,
+                0..9 => path.insert(at, c),
+                _ => path.truncate(at.max(1)),
+            }
+        }
+        // Raw bytes that break the request line are the server's to refuse.
+        let path: String = path
+            .iter()
+            .map(|&b| match b {
+                b' ' | b'\r' | b'\n' | 0 => '+',
+                b if b.is_ascii_graphic() => b as char,
+                _ => '~',
+            })
+            .collect();
+        let path = if path.starts_with('/') {
+            path
+        } else {
+            format!("/{path}")
+        };
+        let method = if rng.random_bool(0.1) {
+            ["GET", "POST", "DELETE", "PUT"][rng.random_range(0..4)]
+        } else {
+            method
+        };
+        let body: Vec<u8> = if method == "POST" && rng.random_bool(0.3) {
+            (0..rng.random_range(0..200))
+                .map(|_| rng.random())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let (status, text) = server.request(method, &path, &body);
+        answered += 1;
+        let deliberate = status == 503 && text.contains("full");
+        assert!(
+            status < 500 || deliberate,
+            "{method} {path}: {status} {text}"
+        );
+        *statuses.entry(status).or_insert(0) += 1;
+    }
+    // Match files: a review of random bytes and of a cut real file.
+    let real = std::fs::read(format!(
+        "{}/tests/data/matches/3-pt-102.mat",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    for n in 0..40 {
+        let mut body = real.clone();
+        body.truncate(rng.random_range(0..real.len()));
+        if n % 2 == 0 {
+            for _ in 0..5 {
+                let at = rng.random_range(0..body.len().max(1));
+                if at < body.len() {
+                    body[at] = rng.random();
+                }
+            }
+        }
+        let (status, text) = server.request("POST", "/api/review?ply=0", &body);
+        assert!(
+            status == 200 || status == 400,
+            "review of a damaged file: {status} {text}"
+        );
+    }
+    assert_eq!(answered, 1500);
+    // The mutations reach the handlers: some still succeed, many are
+    // refused for what they say.
+    assert!(
+        statuses.get(&200).copied().unwrap_or(0) > 40,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.get(&400).copied().unwrap_or(0) > 300,
+        "{statuses:?}"
     );
 }

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod server;
+
 use kotra::backgammon::{Dice, MoveList, Position, legal_moves};
 use kotra::notation::position_id;
 use std::collections::BTreeSet;

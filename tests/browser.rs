@@ -1,0 +1,387 @@
+//! The web board in a real browser: headless Chromium driven through
+//! chromedriver (WebDriver) against `kotra-ai serve` on loopback. A whole
+//! game is played by clicking checkers to their destinations, the hint
+//! panel is checked against the API, a position is set from an XGID, and
+//! a fixture match is uploaded and its review's figures checked.
+//! Screenshots go to `target/tmp/screenshots/`.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs
+//! them when missing); without them these tests fail and say so.
+
+mod common;
+
+use common::server::Server;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// chromedriver on a free loopback port, stopped when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Driver {
+    fn start() -> Driver {
+        assert!(
+            std::path::Path::new(CHROMEDRIVER).exists() && std::path::Path::new(CHROMIUM).exists(),
+            "the browser tests need Debian's chromium and chromium-driver \
+             (apt-get install -y chromium chromium-driver; .ci/run installs them)"
+        );
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "chromedriver did not start"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Driver { child, port }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": CHROMIUM,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--no-first-run", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync",
+                "--window-size=1100,1300",
+                format!("--user-data-dir={}", profile.display()),
+            ],
+        }),
+    );
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(connector)
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("a chromium session")
+}
+
+fn screenshots() -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+}
+
+async fn select(c: &Client, css: &str, value: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .select_by_value(value)
+        .await
+        .unwrap_or_else(|e| panic!("{css} = {value}: {e}"));
+}
+
+async fn js(c: &Client, script: &str) -> Value {
+    c.execute(script, vec![]).await.unwrap()
+}
+
+/// Waits until the page has no request or animation under way.
+async fn idle(c: &Client) {
+    let start = Instant::now();
+    while js(c, "return window.kotraIdle === true").await != json!(true) {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "the page stays busy"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits for `css` to exist and returns its text.
+async fn text_of(c: &Client, css: &str) -> String {
+    let start = Instant::now();
+    loop {
+        if let Ok(e) = c.find(Locator::Css(css)).await {
+            return e.text().await.unwrap();
+        }
+        assert!(start.elapsed() < Duration::from_secs(120), "no {css}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Clicks what is drawn on top at the board's point `p` (25 the bar,
+/// 0 the tray): the last element there in document order.
+async fn click_point(c: &Client, p: u64) {
+    let all = c
+        .find_all(Locator::Css(&format!("#board [data-point=\"{p}\"]")))
+        .await
+        .unwrap();
+    let top = all
+        .last()
+        .unwrap_or_else(|| panic!("nothing drawn at point {p}"));
+    top.click()
+        .await
+        .unwrap_or_else(|e| panic!("point {p}: {e}"));
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn a_whole_game_is_played_on_the_board_by_clicking_checkers() {
+    let server = Server::start(&[]);
+    let driver = Driver::start();
+    let profile = tempdir("play");
+    runtime().block_on(async {
+        let c = browser(&driver, &profile).await;
+        c.goto(&format!("http://{}/", server.addr)).await.unwrap();
+        // A 1-point match at 0-ply: one game, played to its end.
+        select(&c, "#length", "1").await;
+        select(&c, "#play-ply", "0").await;
+        click(&c, "#new-game").await;
+        idle(&c).await;
+        let mut turns = 0;
+        let mut hint_checked = false;
+        let mut undo_checked = false;
+        loop {
+            let v = js(&c, "return window.kotraGame").await;
+            let phase = v["phase"].as_str().unwrap().to_string();
+            if phase == "match_over" || phase == "game_over" {
+                break;
+            }
+            turns += 1;
+            assert!(turns < 500, "the game does not end: {v}");
+            assert_eq!(v["turn"], "you", "{v}");
+            match phase.as_str() {
+                "to_roll" => click(&c, "#roll").await,
+                "to_answer" => click(&c, "#take").await,
+                "to_move" => {
+                    if !hint_checked {
+                        hint_checked = true;
+                        click(&c, "#hint-button").await;
+                        let first = text_of(&c, "#hint tr:nth-child(2) td.move").await;
+                        let api = server
+                            .get(&format!(
+                                "/api/analyze?position={}&ply=0",
+                                v["gnubg_id"].as_str().unwrap().replace('/', "%2F")
+                            ))
+                            .1;
+                        assert_eq!(first, api["moves"][0]["move"].as_str().unwrap());
+                        let shot = c.screenshot().await.unwrap();
+                        std::fs::write(screenshots().join("hint.png"), shot).unwrap();
+                    }
+                    let order = &v["step_orders"][0]["steps"];
+                    let steps = order.as_array().unwrap();
+                    assert!(
+                        c.find(Locator::Css("#play-move")).await.unwrap().is_enabled().await.unwrap()
+                            == steps.is_empty(),
+                        "the move is complete only when its steps are all made"
+                    );
+                    for (k, s) in steps.iter().enumerate() {
+                        let (from, to) = (s[0].as_u64().unwrap(), s[1].as_u64().unwrap());
+                        click_point(&c, from).await;
+                        // The destination lights up before it is clicked.
+                        let lit = js(
+                            &c,
+                            &format!(
+                                "return document.querySelector('#board [data-point=\"{to}\"].dest') !== null"
+                            ),
+                        )
+                        .await;
+                        assert_eq!(lit, json!(true), "{to} is not lit after clicking {from}");
+                        click_point(&c, to).await;
+                        if !undo_checked && k == 0 {
+                            // Undo puts the checker back; then play it again.
+                            undo_checked = true;
+                            click(&c, "#undo").await;
+                            click_point(&c, from).await;
+                            click_point(&c, to).await;
+                        }
+                    }
+                    let enabled = c
+                        .find(Locator::Css("#play-move"))
+                        .await
+                        .unwrap()
+                        .is_enabled()
+                        .await
+                        .unwrap();
+                    assert!(enabled, "all steps made: {v}");
+                    click(&c, "#play-move").await;
+                }
+                other => panic!("phase {other}: {v}"),
+            }
+            idle(&c).await;
+        }
+        assert!(hint_checked && undo_checked);
+        let status = text_of(&c, "#status").await;
+        assert!(status.contains("Game over"), "{status}");
+        assert!(status.contains("the match"), "{status}");
+        let shot = c.screenshot().await.unwrap();
+        std::fs::write(screenshots().join("board.png"), shot).unwrap();
+        // The record the page links to replays to the page's result.
+        let id = js(&c, "return window.kotraGame.id").await;
+        let (status, mat) = server.request("GET", &format!("/api/play/{id}/record.mat"), b"");
+        assert_eq!(status, 200);
+        let record = kotra::notation::parse_match(&mat).unwrap();
+        kotra::notation::mat::replay(&record, |_| {}).unwrap();
+        c.close().await.unwrap();
+    });
+}
+
+#[test]
+fn an_xgid_is_analysed_and_a_match_is_reviewed_in_the_page() {
+    let server = Server::start(&[]);
+    let driver = Driver::start();
+    let profile = tempdir("review");
+    runtime().block_on(async {
+        let c = browser(&driver, &profile).await;
+        c.goto(&format!("http://{}/", server.addr)).await.unwrap();
+        click(&c, "#tab-analyse").await;
+        // The XGID of the opening position with 3-1 to play.
+        let xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:1:0:10";
+        let field = c.find(Locator::Css("#position")).await.unwrap();
+        field.clear().await.unwrap();
+        field.send_keys(xgid).await.unwrap();
+        let dice = c.find(Locator::Css("#dice")).await.unwrap();
+        dice.clear().await.unwrap();
+        select(&c, "#ply", "0").await;
+        click(&c, "#go").await;
+        let first = text_of(&c, "#hint tr:nth-child(2) td.move").await;
+        let api = server
+            .get(&format!(
+                "/api/analyze?position={}&ply=0",
+                xgid.replace('=', "%3D")
+            ))
+            .1;
+        assert_eq!(first, api["moves"][0]["move"].as_str().unwrap());
+        let ids = text_of(&c, "#ids").await;
+        assert!(ids.contains(api["ids"]["gnubg"].as_str().unwrap()), "{ids}");
+        // The board shows the position: 167 pips a side.
+        assert_eq!(text_of(&c, "#pips-bottom").await, "167");
+        // A candidate clicked is shown on the board.
+        click(&c, "#hint tr:nth-child(2)").await;
+        let start = Instant::now();
+        while text_of(&c, "#pips-bottom").await != "163" {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "the candidate is not shown"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+
+        // Review: upload a fixture match at 0-ply; the page's figures are
+        // the API's.
+        click(&c, "#tab-review").await;
+        let path = format!(
+            "{}/tests/data/matches/3-pt-102.mat",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        c.find(Locator::Css("#review-file"))
+            .await
+            .unwrap()
+            .send_keys(&path)
+            .await
+            .unwrap();
+        select(&c, "#review-ply", "0").await;
+        click(&c, "#review-go").await;
+        text_of(&c, "#review-players").await;
+        let body = std::fs::read(&path).unwrap();
+        let (status, review) = server.request("POST", "/api/review?ply=0", &body);
+        assert_eq!(status, 200);
+        let review: Value = serde_json::from_str(&review).unwrap();
+        for (i, p) in review["players"].as_array().unwrap().iter().enumerate() {
+            let row = text_of(&c, &format!("#review-players tr:nth-child({})", i + 2)).await;
+            let pr = format!("{:.2}", p["pr"].as_f64().unwrap());
+            let rate = format!("{:.2}", p["error_rate"].as_f64().unwrap());
+            assert!(
+                row.contains(&pr) && row.contains(&rate),
+                "{row} lacks {pr} / {rate}"
+            );
+        }
+        let games = c.find_all(Locator::Css("svg.graph")).await.unwrap();
+        assert_eq!(games.len(), review["games"].as_array().unwrap().len());
+        let rows = c
+            .find_all(Locator::Css("table.decisions tr"))
+            .await
+            .unwrap();
+        let decisions = review["decisions"].as_array().unwrap();
+        assert_eq!(
+            rows.len(),
+            decisions.len() + games.len(),
+            "one header a game"
+        );
+        // The worst decision, coloured by its mark, shown on the board.
+        let marked = decisions.iter().filter(|d| d["mark"].is_string()).count();
+        let coloured = c
+            .find_all(Locator::Css(
+                "table.decisions tr.doubtful, table.decisions tr.bad, table.decisions tr.very_bad",
+            ))
+            .await
+            .unwrap();
+        assert_eq!(coloured.len(), marked);
+        // Each mark its own colour: as many very bad rows as very bad marks.
+        let very_bad = decisions.iter().filter(|d| d["mark"] == "very bad").count();
+        let red = c
+            .find_all(Locator::Css("table.decisions tr.very_bad"))
+            .await
+            .unwrap();
+        assert_eq!(red.len(), very_bad);
+        assert!(very_bad > 0, "the fixture has very bad errors");
+        if let Some(row) = coloured.first() {
+            row.click().await.unwrap();
+            let start = Instant::now();
+            while !text_of(&c, "#status").await.contains("played") {
+                assert!(
+                    start.elapsed() < Duration::from_secs(20),
+                    "the decision is not shown"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        }
+        let shot = c.screenshot().await.unwrap();
+        std::fs::write(screenshots().join("review.png"), shot).unwrap();
+        c.close().await.unwrap();
+    });
+}
+
+/// A fresh, empty browser profile.
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("chromium-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
