@@ -1,6 +1,7 @@
 //! The web board in a real browser: headless Chromium driven through
 //! chromedriver (WebDriver) against `kotra-ai serve` on loopback. A whole
-//! game is played by clicking checkers to their destinations, the hint
+//! game is played by clicking and dragging checkers to their
+//! destinations, the hint
 //! panel is checked against the API, a position is set from an XGID, and
 //! a fixture match is uploaded and its review's figures checked.
 //! Screenshots go to `target/tmp/screenshots/`.
@@ -92,13 +93,21 @@ fn screenshots() -> std::path::PathBuf {
     dir
 }
 
+/// Clicks `css` once it exists (the page may still be fetching it).
 async fn click(c: &Client, css: &str) {
-    c.find(Locator::Css(css))
-        .await
-        .unwrap_or_else(|e| panic!("{css}: {e}"))
-        .click()
-        .await
-        .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    let start = Instant::now();
+    loop {
+        match c.find(Locator::Css(css)).await {
+            Ok(e) => {
+                e.click()
+                    .await
+                    .unwrap_or_else(|e| panic!("click {css}: {e}"));
+                return;
+            }
+            Err(e) => assert!(start.elapsed() < Duration::from_secs(20), "{css}: {e}"),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 async fn select(c: &Client, css: &str, value: &str) {
@@ -126,12 +135,15 @@ async fn idle(c: &Client) {
     }
 }
 
-/// Waits for `css` to exist and returns its text.
+/// Waits for `css` to exist and returns its text (again if the page
+/// redrew it between finding and reading).
 async fn text_of(c: &Client, css: &str) -> String {
     let start = Instant::now();
     loop {
-        if let Ok(e) = c.find(Locator::Css(css)).await {
-            return e.text().await.unwrap();
+        if let Ok(e) = c.find(Locator::Css(css)).await
+            && let Ok(t) = e.text().await
+        {
+            return t;
         }
         assert!(start.elapsed() < Duration::from_secs(120), "no {css}");
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -153,6 +165,37 @@ async fn click_point(c: &Client, p: u64) {
         .unwrap_or_else(|e| panic!("point {p}: {e}"));
 }
 
+/// Drags the checker drawn on top at point `from` to point `to` with
+/// the mouse: down, move, up.
+async fn drag(c: &Client, from: u64, to: u64) {
+    use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
+    let mut centres = Vec::new();
+    for p in [from, to] {
+        let all = c
+            .find_all(Locator::Css(&format!("#board [data-point=\"{p}\"]")))
+            .await
+            .unwrap();
+        let (x, y, w, h) = all.last().unwrap().rectangle().await.unwrap();
+        centres.push((x + w / 2.0, y + h / 2.0));
+    }
+    let to_centre = |(x, y): (f64, f64)| PointerAction::MoveTo {
+        duration: Some(Duration::from_millis(50)),
+        x,
+        y,
+    };
+    let mouse = MouseActions::new("mouse".into())
+        .then(to_centre(centres[0]))
+        .then(PointerAction::Down {
+            button: MOUSE_BUTTON_LEFT,
+        })
+        .then(to_centre(centres[1]))
+        .then(PointerAction::Up {
+            button: MOUSE_BUTTON_LEFT,
+        });
+    c.perform_actions(mouse).await.unwrap();
+    c.release_actions().await.unwrap();
+}
+
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -161,7 +204,7 @@ fn runtime() -> tokio::runtime::Runtime {
 }
 
 #[test]
-fn a_whole_game_is_played_on_the_board_by_clicking_checkers() {
+fn a_whole_game_is_played_on_the_board_by_clicking_and_dragging_checkers() {
     let server = Server::start(&[]);
     let driver = Driver::start();
     let profile = tempdir("play");
@@ -176,6 +219,7 @@ fn a_whole_game_is_played_on_the_board_by_clicking_checkers() {
         let mut turns = 0;
         let mut hint_checked = false;
         let mut undo_checked = false;
+        let mut dragged = 0;
         loop {
             let v = js(&c, "return window.kotraGame").await;
             let phase = v["phase"].as_str().unwrap().to_string();
@@ -212,6 +256,12 @@ fn a_whole_game_is_played_on_the_board_by_clicking_checkers() {
                     );
                     for (k, s) in steps.iter().enumerate() {
                         let (from, to) = (s[0].as_u64().unwrap(), s[1].as_u64().unwrap());
+                        if undo_checked && k == 0 && turns % 2 == 0 {
+                            // Every other move's first checker is dragged.
+                            drag(&c, from, to).await;
+                            dragged += 1;
+                            continue;
+                        }
                         click_point(&c, from).await;
                         // The destination lights up before it is clicked.
                         let lit = js(
@@ -245,7 +295,7 @@ fn a_whole_game_is_played_on_the_board_by_clicking_checkers() {
             }
             idle(&c).await;
         }
-        assert!(hint_checked && undo_checked);
+        assert!(hint_checked && undo_checked && dragged > 0);
         let status = text_of(&c, "#status").await;
         assert!(status.contains("Game over"), "{status}");
         assert!(status.contains("the match"), "{status}");
@@ -370,6 +420,24 @@ fn an_xgid_is_analysed_and_a_match_is_reviewed_in_the_page() {
                 );
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
+            // A checker play: the position after the best move is shown
+            // on request, the mover's pips fewer by the roll.
+            let before: u64 = text_of(&c, "#pips-bottom").await.parse().unwrap();
+            click(&c, "#show-best").await;
+            let start = Instant::now();
+            loop {
+                let now: u64 = text_of(&c, "#pips-bottom").await.parse().unwrap();
+                if now < before {
+                    break;
+                }
+                assert!(
+                    start.elapsed() < Duration::from_secs(20),
+                    "the best move is not shown"
+                );
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            click(&c, "#show-before").await;
+            assert_eq!(text_of(&c, "#pips-bottom").await, before.to_string());
         }
         let shot = c.screenshot().await.unwrap();
         std::fs::write(screenshots().join("review.png"), shot).unwrap();
