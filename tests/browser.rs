@@ -1,9 +1,9 @@
 //! The web board in a real browser: headless Chromium driven through
 //! chromedriver (WebDriver) against `kotra-ai serve` on loopback. A whole
 //! game is played by clicking and dragging checkers to their
-//! destinations, the hint
-//! panel is checked against the API, a position is set from an XGID, and
-//! a fixture match is uploaded and its review's figures checked.
+//! destinations, the hint panel is checked against the API, a position
+//! is set from an XGID, and a fixture match is uploaded and its review's
+//! figures checked.
 //! Screenshots go to `target/tmp/screenshots/`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs
