@@ -4,7 +4,14 @@
 
 use super::ApiError;
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+/// The guarded value even if a holder panicked: one failed request may
+/// leave its session odd, but must not turn every later request on it
+/// into a panic and a dropped connection.
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 pub struct Held<T> {
     /// Where a missing id's 404 says it looked (`/api/play`).
@@ -27,11 +34,11 @@ impl<T> Held<T> {
     /// Keeps `item` under a new id, handing back those dropped to make room.
     pub fn insert(&self, item: Arc<T>) -> (u64, Vec<Arc<T>>) {
         let id = {
-            let mut next = self.next.lock().expect("not poisoned");
+            let mut next = lock(&self.next);
             *next += 1;
             *next
         };
-        let mut items = self.items.lock().expect("not poisoned");
+        let mut items = lock(&self.items);
         let mut dropped = Vec::new();
         while items.len() >= self.max {
             dropped.extend(items.pop_first().map(|(_, old)| old));
@@ -41,9 +48,7 @@ impl<T> Held<T> {
     }
 
     pub fn get(&self, id: u64) -> Result<Arc<T>, ApiError> {
-        self.items
-            .lock()
-            .expect("not poisoned")
+        lock(&self.items)
             .get(&id)
             .cloned()
             .ok_or_else(|| ApiError::not_found(&format!("{}/{id}", self.route)))

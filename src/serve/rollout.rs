@@ -16,7 +16,7 @@
 //! At most `workers` rollouts run at once (503 beyond), each on every core;
 //! the last [`MAX_JOBS`] jobs are kept for their results.
 
-use super::held::Held;
+use super::held::{Held, lock};
 use super::{ApiError, AppState, checked_ply};
 use crate::analysis::{AnalysisError, TrialProgress};
 use crate::backgammon::Dice;
@@ -75,7 +75,7 @@ impl TrialProgress for RolloutJob {
 
 impl RolloutJob {
     fn status(&self, id: u64) -> Value {
-        let ending = self.ending.lock().expect("not poisoned").clone();
+        let ending = lock(&self.ending).clone();
         let (state, result, error) = match ending {
             None => ("running", Value::Null, Value::Null),
             Some(Ending::Done(v)) => ("done", v, Value::Null),
@@ -93,7 +93,7 @@ impl RolloutJob {
     }
 
     fn finished(&self) -> bool {
-        self.ending.lock().expect("not poisoned").is_some()
+        lock(&self.ending).is_some()
     }
 }
 
@@ -207,7 +207,7 @@ pub async fn start(
             Err(AnalysisError::Cancelled) => Ending::Cancelled,
             Err(e) => Ending::Failed(e.to_string()),
         };
-        *job.ending.lock().expect("not poisoned") = Some(ending);
+        *lock(&job.ending) = Some(ending);
     });
     Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
 }

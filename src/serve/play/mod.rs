@@ -17,7 +17,7 @@
 
 mod session;
 
-use super::held::Held;
+use super::held::{Held, lock};
 use super::{ApiError, AppState, Cost, checked_ply, job};
 use crate::backgammon::{CubeOwner, Phase, step_orders};
 use crate::notation::{gnubg_id, move_text, sgf, xgid};
@@ -144,7 +144,8 @@ pub async fn new_game(
     job(&state, Cost::of_ply(ply), move |analyzer| {
         let session = Session::new(length, ply, seed, analyzer);
         let (id, _) = st.games.insert(Arc::new(Mutex::new(session)));
-        let view = view(&st.games.get(id)?.lock().expect("not poisoned"), id);
+        let session = st.games.get(id)?;
+        let view = view(&lock(&session), id);
         Ok(view)
     })
     .await
@@ -156,7 +157,7 @@ pub async fn show(
     Path(id): Path<u64>,
 ) -> Result<Json<Value>, ApiError> {
     let session = state.games.get(id)?;
-    let view = view(&session.lock().expect("not poisoned"), id);
+    let view = view(&lock(&session), id);
     Ok(Json(view))
 }
 
@@ -181,9 +182,9 @@ pub async fn act(
     if !ACTIONS.contains(&what.as_str()) {
         return Err(ApiError::not_found(&format!("/api/play/{id}/{what}")));
     }
-    let ply = session.lock().expect("not poisoned").ply;
+    let ply = lock(&session).ply;
     job(&state, Cost::of_ply(ply), move |analyzer| {
-        let mut s = session.lock().expect("not poisoned");
+        let mut s = lock(&session);
         let arg = if what == "resign" {
             q.resign_as
         } else {
@@ -202,7 +203,7 @@ pub async fn record(
     Path((id, file)): Path<(u64, String)>,
 ) -> Result<String, ApiError> {
     let session = state.games.get(id)?;
-    let record = session.lock().expect("not poisoned").match_record();
+    let record = lock(&session).match_record();
     match file.as_str() {
         "record.mat" => Ok(crate::notation::mat::write(&record)),
         "record.sgf" => sgf::write(&record, &Default::default()).map_err(ApiError::internal),
