@@ -18,7 +18,7 @@
 
 use super::held::{Held, lock};
 use super::{ApiError, AppState, checked_ply};
-use crate::analysis::{AnalysisError, TrialProgress};
+use crate::analysis::{AnalysisError, CandidateRollout, TrialProgress};
 use crate::backgammon::Dice;
 use crate::rollout::RolloutSettings;
 use axum::Json;
@@ -184,32 +184,45 @@ pub async fn start(
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let analyzer = &st.analyzer;
-        let answer = match dice {
+        let ending = match dice {
             Some(dice) => {
                 setup.info.dice = [dice.high(), dice.low()];
-                analyzer
-                    .rollout_candidates(&setup, dice, candidates, &settings, cubeful, &*job)
-                    .and_then(|rows| {
-                        serde_json::to_value(json!({
-                            "dice": dice.to_string(), "trials": trials, "ply": ply, "moves": rows,
-                        }))
-                        .map_err(|e| AnalysisError::Settings(e.to_string()))
-                    })
+                ended(
+                    analyzer
+                        .rollout_candidates(&setup, dice, candidates, &settings, cubeful, &*job)
+                        .map(|moves| CandidatesRolled {
+                            dice: dice.to_string(),
+                            trials,
+                            ply,
+                            moves,
+                        }),
+                )
             }
-            None => analyzer
-                .rollout_position(&setup, &settings, cubeful, &*job)
-                .and_then(|r| {
-                    serde_json::to_value(&r).map_err(|e| AnalysisError::Settings(e.to_string()))
-                }),
-        };
-        let ending = match answer {
-            Ok(v) => Ending::Done(v),
-            Err(AnalysisError::Cancelled) => Ending::Cancelled,
-            Err(e) => Ending::Failed(e.to_string()),
+            None => ended(analyzer.rollout_position(&setup, &settings, cubeful, &*job)),
         };
         *lock(&job.ending) = Some(ending);
     });
     Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
+}
+
+/// A roll's candidates rolled out, as `kotra-ai rollout --json` prints
+/// them.
+#[derive(serde::Serialize)]
+struct CandidatesRolled {
+    dice: String,
+    trials: u32,
+    ply: u8,
+    moves: Vec<CandidateRollout>,
+}
+
+/// How a job's rollout ended, its result as JSON.
+fn ended<T: serde::Serialize>(rolled: Result<T, AnalysisError>) -> Ending {
+    match rolled.map(|r| serde_json::to_value(&r)) {
+        Ok(Ok(v)) => Ending::Done(v),
+        Ok(Err(e)) => Ending::Failed(e.to_string()),
+        Err(AnalysisError::Cancelled) => Ending::Cancelled,
+        Err(e) => Ending::Failed(e.to_string()),
+    }
 }
 
 pub async fn status(
