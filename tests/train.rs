@@ -308,3 +308,94 @@ fn a_run_killed_at_any_moment_resumes() {
         "at most the files in flight are left over"
     );
 }
+
+/// The shard commands as a cluster's jobs run them: two shards, one of
+/// them twice, a merge, training over the merged chunks; and the errors a
+/// user meets (no teacher, a shard missing), each one line.
+#[test]
+fn shards_played_apart_train_like_one_process() {
+    let dir = scratch_dir("train-shards");
+    let config = dir.join("distill.json");
+    std::fs::write(
+        &config,
+        r#"{"distill_teacher": "models/kotra-v1.net", "target_ply": 1, "move_noise": 0.1,
+            "contact_hidden": 16, "games": 6, "games_per_step": 2, "epochs": 1,
+            "measure_games": 10}"#,
+    )
+    .unwrap();
+    let alone = dir.join("alone");
+    assert!(train(&config, &alone, &[]).status.success());
+    let shared = dir.join("shared");
+    let shard = |index: &str| {
+        run(&[
+            "shard",
+            "play",
+            "--quiet",
+            "--config",
+            config.to_str().unwrap(),
+            "--index",
+            index,
+            "--count",
+            "2",
+            "--dir",
+            shared.to_str().unwrap(),
+        ])
+    };
+    let merged = dir.join("merged");
+    let merge = || {
+        run(&[
+            "shard",
+            "merge",
+            "--config",
+            config.to_str().unwrap(),
+            "--count",
+            "2",
+            "--dir",
+            shared.to_str().unwrap(),
+            "--out",
+            merged.to_str().unwrap(),
+        ])
+    };
+    let o = shard("1");
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        "shard 1 of 2: 1 chunks played, 0 found done"
+    );
+    let o = merge();
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("2 of 3 chunks are not in") && err.contains("shards 0 have not finished"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    for index in ["0", "0"] {
+        assert!(shard(index).status.success());
+    }
+    let o = merge();
+    assert!(o.status.success(), "{o:?}");
+    assert!(train(&config, &merged, &[]).status.success());
+    // The curve differs in its wall-clock column alone.
+    for file in ["positions/00000.bin", "positions/00002.bin", "model.net"] {
+        let read = |run: &Path| std::fs::read(run.join(file)).unwrap();
+        assert!(read(&alone) == read(&merged), "{file} differs");
+    }
+    let td = tiny_config(&dir, 40);
+    let o = run(&[
+        "shard",
+        "play",
+        "--config",
+        td.to_str().unwrap(),
+        "--index",
+        "0",
+        "--count",
+        "2",
+        "--dir",
+        shared.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no distill_teacher"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}

@@ -11,6 +11,7 @@ mod other_games;
 mod review;
 mod rollout;
 mod score;
+mod shard;
 mod show;
 pub mod train;
 
@@ -121,6 +122,9 @@ pub enum Command {
     Rollout(rollout::RolloutArgs),
     /// Train the networks by self-play (TD(λ), burn), with checkpoints.
     Train(train::TrainArgs),
+    /// A distillation's teacher games as shards for a cluster, and their merge.
+    #[command(subcommand)]
+    Shard(shard::ShardCommand),
     /// Play mirrored money games between two players and report points per game.
     Duel(duel::DuelArgs),
     /// Review a played match (.mat): every checker play and cube decision
@@ -297,6 +301,7 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
         } => moves::run(&position, dice.as_deref(), json),
         Command::Train(args) => train::run(args),
         Command::Rollout(args) => rollout::run(args),
+        Command::Shard(command) => shard::run(command),
         Command::Duel(args) => duel::run(args),
         Command::Model {
             path,

@@ -76,6 +76,28 @@ pub enum TrainError {
         path: PathBuf,
         error: std::io::Error,
     },
+    #[error("cannot read {path}: {error}")]
+    Read {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error(
+        "the config has no distill_teacher: its games are played by the network being trained, step by step, so there is nothing to shard (run kotra-ai train)"
+    )]
+    NotShardable,
+    #[error("shard {index} of {count}: a shard's index must be below the count")]
+    ShardIndex { index: u64, count: u64 },
+    #[error(
+        "{missing} of {total} chunks are not in {dir} yet: shards {shards} have not finished (run them again)"
+    )]
+    MissingShards {
+        missing: usize,
+        total: usize,
+        dir: PathBuf,
+        shards: String,
+    },
+    #[error("{path} holds another chunk than the shards' {from}: merge into a new folder")]
+    MergeConflict { path: PathBuf, from: PathBuf },
     #[error("training positions {path}: {why} (delete the file to play its games again)")]
     Positions { path: PathBuf, why: String },
     #[error("banked rollouts {path}: {why}")]

@@ -37,11 +37,12 @@ use std::time::Instant;
 
 mod chunk_file;
 mod chunk_targets;
+pub mod shards;
 mod teacher_set;
 
 use chunk_file::banked_chunks;
 use chunk_targets::{siblings_of, with_contact_rollouts, with_race_rollouts};
-use teacher_set::{SetTargets, TeacherSet};
+use teacher_set::{TeacherSet, sets_of_run};
 
 /// The student of `teacher`: its race network, a new contact network of
 /// `hidden` and `mid` units, no crashed network (the caller adds one).
@@ -136,31 +137,16 @@ fn positions(
     cfg: &super::TrainConfig,
 ) -> Result<(Vec<Sample>, usize), TrainError> {
     let teacher = Evaluator::new(Model::load(teacher_path)?);
-    let main_set = TeacherSet {
-        dir: opts.out_dir.join("positions"),
-        seed: cfg.seed,
-        games: cfg.games,
-        targets: SetTargets::Search(cfg.target_search()),
-    };
-    let extra_sets: Vec<(TeacherSet, usize, Option<Evaluator>)> = cfg
-        .extra_sets
-        .iter()
-        .map(|set| {
-            let teacher_set = TeacherSet {
-                dir: opts.out_dir.join(set.folder()),
-                seed: set.seed,
-                games: set.games,
-                targets: set.rollout_targets().map_or(
-                    SetTargets::Search(set.target_search()),
-                    SetTargets::Rollouts,
-                ),
-            };
-            let own_teacher = set
+    let mut sets = sets_of_run(&opts.out_dir, cfg).into_iter();
+    let main_set = sets.next().expect("a run has its main set").set;
+    let extra_sets: Vec<(TeacherSet, usize, Option<Evaluator>)> = sets
+        .map(|run_set| {
+            let own_teacher = run_set
                 .teacher
                 .as_deref()
                 .map(|path| Model::load(path).map(Evaluator::new))
                 .transpose()?;
-            Ok((teacher_set, set.weight as usize, own_teacher))
+            Ok((run_set.set, run_set.weight, own_teacher))
         })
         .collect::<Result<_, TrainError>>()?;
     // The bar counts the games still to play: chunks read back from disk

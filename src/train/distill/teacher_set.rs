@@ -4,9 +4,9 @@
 use super::chunk_file::{create_dir, read_chunk, write_chunk};
 use crate::eval::Evaluator;
 use crate::seed::splitmix;
-use crate::train::TrainError;
 use crate::train::rollout_targets::{self, RolloutTargets};
 use crate::train::selfplay::{MovePolicy, Sample, TargetSearch, play_games};
+use crate::train::{TrainConfig, TrainError};
 
 /// Teacher games played from one seed, with one way of finding the
 /// targets, `games_per_step` to a chunk file in `dir`.
@@ -33,16 +33,54 @@ impl SetTargets {
     }
 }
 
+/// One of a run's teacher sets, as its config names it.
+pub(super) struct RunSet {
+    pub(super) set: TeacherSet,
+    /// How many times each of its positions counts per epoch.
+    pub(super) weight: usize,
+    /// Its own teacher, where it has one; else the run's.
+    pub(super) teacher: Option<std::path::PathBuf>,
+}
+
+/// The teacher sets of the run in `out_dir` that `cfg` describes: the
+/// main set first, then the `extra_sets` in the config's order.
+pub(super) fn sets_of_run(out_dir: &std::path::Path, cfg: &TrainConfig) -> Vec<RunSet> {
+    let main = RunSet {
+        set: TeacherSet {
+            dir: out_dir.join("positions"),
+            seed: cfg.seed,
+            games: cfg.games,
+            targets: SetTargets::Search(cfg.target_search()),
+        },
+        weight: 1,
+        teacher: None,
+    };
+    let extras = cfg.extra_sets.iter().map(|set| RunSet {
+        set: TeacherSet {
+            dir: out_dir.join(set.folder()),
+            seed: set.seed,
+            games: set.games,
+            targets: set.rollout_targets().map_or(
+                SetTargets::Search(set.target_search()),
+                SetTargets::Rollouts,
+            ),
+        },
+        weight: set.weight as usize,
+        teacher: set.teacher.clone(),
+    });
+    std::iter::once(main).chain(extras).collect()
+}
+
 impl TeacherSet {
-    pub(super) fn chunks(&self, cfg: &crate::train::TrainConfig) -> u64 {
+    pub(super) fn chunks(&self, cfg: &TrainConfig) -> u64 {
         self.games.div_ceil(cfg.games_per_step)
     }
 
-    pub(super) fn games_in(&self, c: u64, cfg: &crate::train::TrainConfig) -> u64 {
+    pub(super) fn games_in(&self, c: u64, cfg: &TrainConfig) -> u64 {
         cfg.games_per_step.min(self.games - c * cfg.games_per_step)
     }
 
-    fn path(&self, c: u64) -> std::path::PathBuf {
+    pub(super) fn path(&self, c: u64) -> std::path::PathBuf {
         self.dir.join(format!("{c:05}.bin"))
     }
 
@@ -53,7 +91,7 @@ impl TeacherSet {
     }
 
     /// The games of the chunks not yet on disk.
-    pub(super) fn games_to_play(&self, cfg: &crate::train::TrainConfig) -> u64 {
+    pub(super) fn games_to_play(&self, cfg: &TrainConfig) -> u64 {
         (0..self.chunks(cfg))
             .filter(|&c| !self.is_played(c))
             .map(|c| self.games_in(c, cfg))
@@ -66,29 +104,59 @@ impl TeacherSet {
         &self,
         c: u64,
         teacher: &Evaluator,
-        cfg: &crate::train::TrainConfig,
+        cfg: &TrainConfig,
     ) -> Result<Vec<Sample>, TrainError> {
         create_dir(&self.dir)?;
         let path = self.path(c);
         if path.exists() {
             return read_chunk(&path);
         }
-        let policy = MovePolicy {
-            exploration: cfg.exploration,
-            noise: cfg.move_noise,
-        };
-        let seed = splitmix(self.seed ^ splitmix(c.wrapping_add(1 << 41)));
-        let games = self.games_in(c, cfg);
-        let samples = match self.targets {
-            SetTargets::Search(search) => {
-                play_games(teacher, games, seed, cfg.lambda, policy, search)
-            }
-            SetTargets::Rollouts(how) => {
-                rollout_targets::play_games(teacher, games, seed, &RolloutTargets { policy, ..how })
-            }
-        };
+        let samples = self.play(c, teacher, cfg);
         write_chunk(&path, &samples)?;
         Ok(samples)
+    }
+
+    /// Chunk `c` played by the teacher: a function of the set's seed, the
+    /// chunk's number, the teacher and [`TeacherSet::describe`] alone, so a
+    /// chunk played anywhere (another process, a cluster's shard) is the
+    /// same, bit for bit.
+    pub(super) fn play(&self, c: u64, teacher: &Evaluator, cfg: &TrainConfig) -> Vec<Sample> {
+        let seed = splitmix(self.seed ^ splitmix(c.wrapping_add(1 << 41)));
+        let games = self.games_in(c, cfg);
+        match self.targets {
+            SetTargets::Search(search) => {
+                play_games(teacher, games, seed, cfg.lambda, self.policy(cfg), search)
+            }
+            SetTargets::Rollouts(how) => rollout_targets::play_games(
+                teacher,
+                games,
+                seed,
+                &RolloutTargets {
+                    policy: self.policy(cfg),
+                    ..how
+                },
+            ),
+        }
+    }
+
+    fn policy(&self, cfg: &TrainConfig) -> MovePolicy {
+        MovePolicy {
+            exploration: cfg.exploration,
+            noise: cfg.move_noise,
+        }
+    }
+
+    /// Everything besides the teacher's weights that chunk `c`'s samples
+    /// depend on, as text: what names a chunk played as a shard.
+    pub(super) fn describe(&self, c: u64, cfg: &TrainConfig) -> String {
+        format!(
+            "seed {}, chunk {c}, games {}, lambda {}, policy {:?}, targets {:?}",
+            self.seed,
+            self.games_in(c, cfg),
+            cfg.lambda,
+            self.policy(cfg),
+            self.targets
+        )
     }
 }
 
