@@ -150,6 +150,11 @@ pub struct TrainConfig {
     pub race_mid: usize,
     /// Games between strength measurements (rounded to whole steps).
     pub measure_every: u64,
+    /// What takes the gradient steps: burn (the default, with which every
+    /// recipe in training/ was made) or the data-parallel learner that
+    /// uses every core (`dense_adam`; its rounding differs, so a recipe
+    /// trained with it gives another, equally good, network).
+    pub learner: LearnerKind,
     /// Games per measurement against PubEval and the previous checkpoint.
     pub measure_games: u64,
 }
@@ -196,9 +201,19 @@ impl Default for TrainConfig {
             banked_rollouts: Vec::new(),
             race_mid: 0,
             measure_every: 10_000,
+            learner: LearnerKind::Burn,
             measure_games: 1_000,
         }
     }
+}
+
+/// What takes a run's gradient steps (see `TrainConfig::learner`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LearnerKind {
+    #[default]
+    Burn,
+    Parallel,
 }
 
 /// A set of teacher games beside a distillation's own: the same noise and

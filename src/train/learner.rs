@@ -6,6 +6,8 @@ use crate::eval::encoding::encode;
 use crate::eval::game_net::GameNet;
 use crate::eval::network::{MidLayer, Mlp, OUTPUTS};
 use crate::eval::{Model, NetKind};
+use crate::train::config::LearnerKind;
+use crate::train::dense_adam::{DenseAdam, Moments};
 use crate::train::selfplay::Sample;
 use burn::module::{Module, Param};
 use burn::nn::Linear;
@@ -184,11 +186,21 @@ impl TrainableMlp {
     }
 }
 
-/// One network being trained: its twin and its optimizer state.
+/// One network being trained, by burn or by [`DenseAdam`].
 pub struct NetLearner {
     kind: NetKind,
     /// Inputs held at zero (feature ablations).
     dropped: Vec<usize>,
+    engine: Engine,
+}
+
+enum Engine {
+    Burn(Box<BurnTwin>),
+    Dense(DenseAdam),
+}
+
+/// The burn twin and its optimizer.
+struct BurnTwin {
     net: TrainableMlp,
     optim: ModuleOptimizer,
     device: Device,
@@ -202,6 +214,17 @@ pub struct AdamPass {
     pub lr: f64,
 }
 
+fn from_bytes<T: serde::de::DeserializeOwned>(bytes: &[u8], what: &str) -> Result<T, String> {
+    bincode::serde::decode_from_slice(bytes, bincode::config::standard())
+        .map(|(value, _)| value)
+        .map_err(|e| format!("{what}: {e}"))
+}
+
+fn to_bytes<T: serde::Serialize>(value: &T) -> Vec<u8> {
+    bincode::serde::encode_to_vec(value, bincode::config::standard())
+        .expect("weights and moments serialise")
+}
+
 /// Serialised learner state, for checkpoints.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct LearnerState {
@@ -210,14 +233,22 @@ pub struct LearnerState {
 }
 
 impl NetLearner {
-    pub fn new(kind: NetKind, weights: &Mlp) -> NetLearner {
-        let device = Device::flex().autodiff();
+    pub fn new(kind: NetKind, weights: &Mlp, learner: LearnerKind) -> NetLearner {
+        let engine = match learner {
+            LearnerKind::Burn => {
+                let device = Device::flex().autodiff();
+                Engine::Burn(Box::new(BurnTwin {
+                    net: TrainableMlp::from_mlp(weights, &device),
+                    optim: AdamConfig::new().init(),
+                    device,
+                }))
+            }
+            LearnerKind::Parallel => Engine::Dense(DenseAdam::new(weights)),
+        };
         NetLearner {
             kind,
             dropped: Vec::new(),
-            net: TrainableMlp::from_mlp(weights, &device),
-            optim: AdamConfig::new().init(),
-            device,
+            engine,
         }
     }
 
@@ -226,19 +257,42 @@ impl NetLearner {
         kind: NetKind,
         weights: &Mlp,
         state: &LearnerState,
+        learner: LearnerKind,
     ) -> Result<NetLearner, String> {
-        let mut learner = NetLearner::new(kind, weights);
-        (learner.net, learner.optim) = learner.net.restored(state)?;
-        Ok(learner)
+        let mut restored = NetLearner::new(kind, weights, learner);
+        restored.engine = match restored.engine {
+            Engine::Burn(twin) => {
+                let BurnTwin { net, device, .. } = *twin;
+                let (net, optim) = net.restored(state)?;
+                Engine::Burn(Box::new(BurnTwin { net, optim, device }))
+            }
+            Engine::Dense(_) => {
+                let net: Mlp = from_bytes(&state.module, "network state")?;
+                let moments: Moments = from_bytes(&state.optimizer, "optimizer state")?;
+                net.validate(weights.inputs)
+                    .map_err(|e| format!("network state: {e}"))?;
+                Engine::Dense(DenseAdam::restored(&net, moments)?)
+            }
+        };
+        Ok(restored)
     }
 
     pub fn state(&self) -> LearnerState {
-        self.net.state(&self.optim)
+        match &self.engine {
+            Engine::Burn(twin) => twin.net.state(&twin.optim),
+            Engine::Dense(dense) => LearnerState {
+                module: to_bytes(&dense.weights()),
+                optimizer: to_bytes(dense.moments()),
+            },
+        }
     }
 
     /// The trained weights, with the rows of dropped inputs zeroed.
     pub fn weights(&self) -> Mlp {
-        let mut m = self.net.to_mlp();
+        let mut m = match &self.engine {
+            Engine::Burn(twin) => twin.net.to_mlp(),
+            Engine::Dense(dense) => dense.weights(),
+        };
         for &i in &self.dropped {
             m.w1[i * m.hidden..(i + 1) * m.hidden].fill(0.0);
         }
@@ -264,24 +318,25 @@ impl NetLearner {
         for _ in 0..epochs {
             mine.shuffle(&mut rng);
             for chunk in mine.chunks(batch) {
-                let mut x = vec![0f32; chunk.len() * n_in];
-                let mut t = Vec::with_capacity(chunk.len() * OUTPUTS);
-                for (s, row) in chunk.iter().zip(x.chunks_exact_mut(n_in)) {
-                    encode(&s.position, self.kind, row);
-                    for &i in &self.dropped {
-                        row[i] = 0.0;
+                let loss = match &mut self.engine {
+                    Engine::Burn(twin) => {
+                        let BurnTwin { net, optim, device } = twin.as_mut();
+                        let mut x = vec![0f32; chunk.len() * n_in];
+                        let mut t = Vec::with_capacity(chunk.len() * OUTPUTS);
+                        for (s, row) in chunk.iter().zip(x.chunks_exact_mut(n_in)) {
+                            encode(&s.position, self.kind, row);
+                            for &i in &self.dropped {
+                                row[i] = 0.0;
+                            }
+                            t.extend_from_slice(&s.target.0);
+                        }
+                        let (next, loss) =
+                            net.clone().adam_step(optim, x, t, chunk.len(), lr, device);
+                        *net = next;
+                        loss
                     }
-                    t.extend_from_slice(&s.target.0);
-                }
-                let (net, loss) = self.net.clone().adam_step(
-                    &mut self.optim,
-                    x,
-                    t,
-                    chunk.len(),
-                    lr,
-                    &self.device,
-                );
-                self.net = net;
+                    Engine::Dense(dense) => dense.step(chunk, self.kind, &self.dropped, lr),
+                };
                 loss_sum += loss as f64;
                 batches += 1;
             }
@@ -318,14 +373,14 @@ impl StepLoss {
 }
 
 impl Learners {
-    pub fn new(model: &Model) -> Learners {
+    pub fn new(model: &Model, learner: LearnerKind) -> Learners {
         Learners {
-            contact: NetLearner::new(NetKind::Contact, &model.contact),
-            race: NetLearner::new(NetKind::Race, &model.race),
+            contact: NetLearner::new(NetKind::Contact, &model.contact, learner),
+            race: NetLearner::new(NetKind::Race, &model.race, learner),
             crashed: model
                 .crashed
                 .as_ref()
-                .map(|m| NetLearner::new(NetKind::Crashed, m)),
+                .map(|m| NetLearner::new(NetKind::Crashed, m, learner)),
         }
     }
 
@@ -335,15 +390,18 @@ impl Learners {
         contact: &LearnerState,
         race: &LearnerState,
         crashed: Option<&LearnerState>,
+        learner: LearnerKind,
     ) -> Result<Learners, String> {
         let crashed = match (&model.crashed, crashed) {
-            (Some(m), Some(state)) => Some(NetLearner::restore(NetKind::Crashed, m, state)?),
+            (Some(m), Some(state)) => {
+                Some(NetLearner::restore(NetKind::Crashed, m, state, learner)?)
+            }
             (None, None) => None,
             _ => return Err("checkpoint's crashed network and its learner disagree".into()),
         };
         Ok(Learners {
-            contact: NetLearner::restore(NetKind::Contact, &model.contact, contact)?,
-            race: NetLearner::restore(NetKind::Race, &model.race, race)?,
+            contact: NetLearner::restore(NetKind::Contact, &model.contact, contact, learner)?,
+            race: NetLearner::restore(NetKind::Race, &model.race, race, learner)?,
             crashed,
         })
     }
@@ -392,7 +450,7 @@ mod tests {
         let model = Model::random(16, 8, 11);
         let inputs = NetKind::Contact.inputs();
         for net in [model.contact, Mlp::random_deep(inputs, 16, 8, 12)] {
-            let learner = NetLearner::new(NetKind::Contact, &net);
+            let learner = NetLearner::new(NetKind::Contact, &net, LearnerKind::Burn);
             assert_eq!(learner.weights(), net, "weights survive the round trip");
             let pos = Position::starting();
             let mut x = vec![0f32; inputs];
@@ -410,96 +468,86 @@ mod tests {
         }
     }
 
-    #[test]
-    fn dropped_inputs_never_reach_the_network() {
-        let model = Model::random(16, 8, 13);
-        let mut learner = NetLearner::new(NetKind::Contact, &model.contact);
-        let dropped = crate::eval::encoding::contact_feature_inputs(1);
-        learner.drop_inputs(dropped.to_vec());
-        let samples = vec![
-            Sample {
-                position: Position::starting(),
-                kind: NetKind::Contact,
-                target: Probs([0.9, 0.3, 0.05, 0.02, 0.0]),
-            };
-            32
-        ];
-        learner
-            .train(
-                &samples,
-                AdamPass {
-                    batch: 8,
-                    epochs: 2,
-                    lr: 1e-2,
-                },
-                4,
-            )
-            .unwrap();
-        let w = learner.weights();
-        for i in dropped {
-            assert!(
-                w.w1[i * w.hidden..(i + 1) * w.hidden]
-                    .iter()
-                    .all(|&v| v == 0.0)
-            );
+    const BOTH: [LearnerKind; 2] = [LearnerKind::Burn, LearnerKind::Parallel];
+
+    fn pass(batch: usize, epochs: usize) -> AdamPass {
+        AdamPass {
+            batch,
+            epochs,
+            lr: 1e-2,
         }
-        // So the feature's value does not matter to the exported network.
-        let mut x = vec![0f32; NetKind::Contact.inputs()];
-        encode(&Position::starting(), NetKind::Contact, &mut x);
-        let with = w.forward(&x);
-        x[dropped[0]] = 0.77;
-        assert_eq!(w.forward(&x), with);
     }
 
     #[test]
-    fn steps_reduce_the_loss_and_state_restores() {
+    fn dropped_inputs_never_reach_the_network() {
+        for kind in BOTH {
+            let model = Model::random(16, 8, 13);
+            let mut learner = NetLearner::new(NetKind::Contact, &model.contact, kind);
+            let dropped = crate::eval::encoding::contact_feature_inputs(1);
+            learner.drop_inputs(dropped.to_vec());
+            let samples = vec![
+                Sample {
+                    position: Position::starting(),
+                    kind: NetKind::Contact,
+                    target: Probs([0.9, 0.3, 0.05, 0.02, 0.0]),
+                };
+                32
+            ];
+            learner.train(&samples, pass(8, 2), 4).unwrap();
+            let w = learner.weights();
+            for i in dropped {
+                assert!(
+                    w.w1[i * w.hidden..(i + 1) * w.hidden]
+                        .iter()
+                        .all(|&v| v == 0.0)
+                );
+            }
+            // So the feature's value does not matter to the exported network.
+            let mut x = vec![0f32; NetKind::Contact.inputs()];
+            encode(&Position::starting(), NetKind::Contact, &mut x);
+            let with = w.forward(&x);
+            x[dropped[0]] = 0.77;
+            assert_eq!(w.forward(&x), with, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn steps_reduce_the_loss_and_a_restored_learner_goes_on_alike() {
+        for kind in BOTH {
+            let model = Model::random(16, 8, 12);
+            let mut learner = NetLearner::new(NetKind::Contact, &model.contact, kind);
+            let samples: Vec<Sample> = (0..64)
+                .map(|i| Sample {
+                    position: Position::starting(),
+                    kind: NetKind::Contact,
+                    target: Probs([0.9, 0.3, 0.05 * (i % 3) as f32, 0.02, 0.0]),
+                })
+                .collect();
+            let first = learner.train(&samples, pass(16, 1), 1).unwrap();
+            let (state, weights) = (learner.state(), learner.weights());
+            let later = learner.train(&samples, pass(16, 3), 2).unwrap();
+            assert!(later < first, "{kind:?}: loss {first} -> {later}");
+            let mut restored =
+                NetLearner::restore(NetKind::Contact, &weights, &state, kind).unwrap();
+            assert_eq!(restored.train(&samples, pass(16, 3), 2), Some(later));
+            assert_eq!(restored.weights(), learner.weights(), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_damaged_parallel_state_is_refused() {
         let model = Model::random(16, 8, 12);
-        let mut learner = NetLearner::new(NetKind::Contact, &model.contact);
-        let samples: Vec<Sample> = (0..64)
-            .map(|_| Sample {
-                position: Position::starting(),
-                kind: NetKind::Contact,
-                target: Probs([0.9, 0.3, 0.05, 0.02, 0.0]),
-            })
-            .collect();
-        let first = learner
-            .train(
-                &samples,
-                AdamPass {
-                    batch: 16,
-                    epochs: 1,
-                    lr: 1e-2,
-                },
-                1,
-            )
-            .unwrap();
-        let state = learner.state();
-        let later = learner
-            .train(
-                &samples,
-                AdamPass {
-                    batch: 16,
-                    epochs: 3,
-                    lr: 1e-2,
-                },
-                2,
-            )
-            .unwrap();
-        assert!(later < first, "loss {first} -> {later}");
-        let mut restored =
-            NetLearner::restore(NetKind::Contact, &learner.weights(), &state).unwrap();
-        assert!(
-            restored
-                .train(
-                    &samples,
-                    AdamPass {
-                        batch: 16,
-                        epochs: 1,
-                        lr: 1e-2
-                    },
-                    3
-                )
-                .is_some()
-        );
+        let learner = NetLearner::new(NetKind::Contact, &model.contact, LearnerKind::Parallel);
+        let mut state = learner.state();
+        state.optimizer.truncate(state.optimizer.len() / 2);
+        let err = NetLearner::restore(
+            NetKind::Contact,
+            &model.contact,
+            &state,
+            LearnerKind::Parallel,
+        )
+        .err()
+        .unwrap();
+        assert!(err.starts_with("optimizer state"), "{err}");
     }
 }

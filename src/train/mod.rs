@@ -13,6 +13,7 @@ pub mod average;
 pub mod checkpoint;
 pub mod config;
 pub mod curve;
+pub mod dense_adam;
 pub mod dev_set;
 pub mod distill;
 pub mod learner;
@@ -125,8 +126,14 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         if let Some(games) = opts.games {
             c.config.games = games;
         }
-        let learners = Learners::restore(&c.model, &c.contact, &c.race, c.crashed.as_ref())
-            .map_err(TrainError::Restore)?;
+        let learners = Learners::restore(
+            &c.model,
+            &c.contact,
+            &c.race,
+            c.crashed.as_ref(),
+            c.config.learner,
+        )
+        .map_err(TrainError::Restore)?;
         (c, learners)
     } else {
         if ckpt_path.exists() {
@@ -239,7 +246,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         } else {
             format!("kotra-ai TD(λ) self-play, config seed {}", cfg.seed)
         };
-        let learners = Learners::new(&model);
+        let learners = Learners::new(&model, cfg.learner);
         let c = Checkpoint {
             config: cfg,
             step: 0,
