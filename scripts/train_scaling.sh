@@ -1,0 +1,67 @@
+#!/bin/bash
+# How `kotra-ai train` scales with threads: the same TD(λ) self-play run
+# (128-hidden contact and race networks, the data-parallel learner) at 1
+# thread, at 2, and at every power of two up to this machine's cores,
+# alternated ROUNDS times. Prints each count's median wall time, its
+# speedup over 1 thread and over 2, the serial fraction Amdahl's law
+# gives for the 2-thread speedup (2/S - 1), and the median run's split
+# into self-play, learning and the rest (KOTRA_TRAIN_TIMING).
+#
+#   scripts/train_scaling.sh [ROUNDS] [GAMES] [LEARNER]
+#
+# LEARNER is parallel (default) or burn, for the comparison.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+rounds=${1:-5}
+games=${2:-8000}
+learner=${3:-parallel}
+kotra="$repo/target/release/kotra-ai"
+(cd "$repo" && cargo build --release --quiet)
+work=$(mktemp -d /tmp/kotra-scaling.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cat >"$work/config.json" <<EOF
+{ "seed": 5, "learner": "$learner", "games": $games, "games_per_step": 500,
+  "contact_hidden": 128, "race_hidden": 128, "measure_every": 100000000, "measure_games": 10 }
+EOF
+cores=$(nproc)
+counts=(1)
+t=2
+while [ "$t" -le "$cores" ]; do counts+=("$t"); t=$((t * 2)); done
+[ "${counts[-1]}" = "$cores" ] || counts+=("$cores")
+echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $cores cores; $games games, learner $learner, $rounds rounds"
+for round in $(seq "$rounds"); do
+    for n in "${counts[@]}"; do
+        rm -rf "$work/out"
+        start=$(date +%s.%N)
+        # From the scratch folder: no dev set there, so the one
+        # measurement at the end is a short duel.
+        (cd "$work" && RAYON_NUM_THREADS=$n KOTRA_TRAIN_TIMING=1 "$kotra" train --quiet \
+            --config config.json --out out >/dev/null 2>timing)
+        end=$(date +%s.%N)
+        awk -v n="$n" -v wall="$(echo "$end - $start" | bc)" '/^step/ {p += $6; l += $9}
+            END {printf "%d %.3f %.3f %.3f\n", n, wall, p, l}' "$work/timing" >>"$work/runs"
+    done
+done
+python3 - "$work/runs" <<'EOF'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    n, wall, play, learn = line.split()
+    runs.setdefault(int(n), []).append((float(wall), float(play), float(learn)))
+def median_run(n):
+    walls = sorted(runs[n])
+    return walls[len(walls) // 2]
+one = median_run(1)[0]
+two = median_run(2)[0] if 2 in runs else None
+print(f"{'threads':>7} {'wall s':>8} {'vs 1':>6} {'vs 2':>6} {'play s':>7} {'learn s':>8} {'other s':>8}")
+for n in sorted(runs):
+    wall, play, learn = median_run(n)
+    vs2 = f"{two / wall:6.2f}" if two else "     -"
+    print(f"{n:>7} {wall:8.2f} {one / wall:6.2f} {vs2} {play:7.2f} {learn:8.2f} {wall - play - learn:8.2f}")
+if two:
+    # Amdahl on each round's pair, so the spread says how sure it is.
+    fractions = [2 * b[0] / a[0] - 1 for a, b in zip(runs[1], runs[2])]
+    f = statistics.mean(fractions)
+    se = statistics.stdev(fractions) / len(fractions) ** 0.5 if len(fractions) > 1 else float("nan")
+    print(f"serial fraction from 1 -> 2 threads: {100 * f:.1f}% ± {100 * se:.1f}% (mean of {len(fractions)} rounds ± SE)")
+EOF
