@@ -88,7 +88,7 @@ pub struct DenseAdam {
     moments: Moments,
     /// One gradient buffer per slice of the largest minibatch so far,
     /// kept between steps.
-    slices: Vec<Vec<f32>>,
+    slices: Vec<SliceGradient>,
 }
 
 impl DenseAdam {
@@ -164,20 +164,27 @@ impl DenseAdam {
         let slices = batch.len().div_ceil(SLICE);
         let len = self.layout.len;
         if self.slices.len() < slices {
-            self.slices.resize_with(slices, || vec![0.0; len]);
+            let inputs = self.layout.inputs;
+            self.slices.resize_with(slices, || SliceGradient {
+                grad: vec![0.0; len],
+                touched: vec![false; inputs],
+            });
         }
         let scale = 2.0 / (batch.len() * OUTPUTS) as f32;
-        let (layout, params) = (self.layout, &self.params);
+        let layout = self.layout;
+        let params = &self.params;
         let losses: Vec<f64> = self.slices[..slices]
             .par_iter_mut()
             .zip(batch.par_chunks(SLICE))
-            .map(|(grad, samples)| {
-                grad.fill(0.0);
-                let mut work = Work::new(&layout);
-                samples
-                    .iter()
-                    .map(|s| work.add_gradient(&layout, params, s, kind, dropped, scale, grad))
-                    .sum()
+            .map(|(slice, samples)| {
+                let task = SliceTask {
+                    layout: &layout,
+                    params,
+                    kind,
+                    dropped,
+                    scale,
+                };
+                wide!(task.run(samples, slice))
             })
             .collect();
         self.moments.steps += 1;
@@ -193,22 +200,156 @@ impl DenseAdam {
             .zip(self.moments.second.par_chunks_mut(UPDATE_BLOCK))
             .enumerate()
             .for_each(|(block, ((p, m), v))| {
-                let range = block * UPDATE_BLOCK..block * UPDATE_BLOCK + p.len();
-                let mut sum = [0f32; UPDATE_BLOCK];
-                let g = &mut sum[..p.len()];
-                g.copy_from_slice(&grads[0][range.clone()]);
-                for slice in &grads[1..] {
-                    for (a, b) in g.iter_mut().zip(&slice[range.clone()]) {
-                        *a += b;
-                    }
-                }
-                for (((p, m), v), &g) in p.iter_mut().zip(m).zip(v).zip(g.iter()) {
-                    *m = BETA_1 * *m + (1.0 - BETA_1) * g;
-                    *v = BETA_2 * *v + (1.0 - BETA_2) * g * g;
-                    *p -= lr * (*m * factor / (v.sqrt() + eps));
-                }
+                let update = BlockUpdate {
+                    layout: &layout,
+                    grads,
+                    start: block * UPDATE_BLOCK,
+                    lr,
+                    factor,
+                    eps,
+                };
+                wide!(update.run(p, m, v))
             });
         (losses.iter().sum::<f64>() / (batch.len() * OUTPUTS) as f64) as f32
+    }
+}
+
+/// Runs `$task.run(..)` compiled for AVX2 where the CPU has it: the same
+/// operations in registers twice as wide, so the same bits as the portable
+/// build (no fused multiply-adds, which would round otherwise).
+macro_rules! wide {
+    ($task:ident . run ( $($arg:expr),* )) => {{
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2, checked just now.
+                unsafe { $task.run_avx2($($arg),*) }
+            } else {
+                $task.run($($arg),*)
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            $task.run($($arg),*)
+        }
+    }};
+}
+use wide;
+
+/// What one slice's task needs besides its samples and buffer.
+struct SliceTask<'a> {
+    layout: &'a Layout,
+    params: &'a [f32],
+    kind: NetKind,
+    dropped: &'a [usize],
+    scale: f32,
+}
+
+impl SliceTask<'_> {
+    /// Sums the gradient of `samples` into `slice` (cleared first);
+    /// returns their summed squared error.
+    #[inline(always)]
+    fn run(&self, samples: &[&Sample], slice: &mut SliceGradient) -> f64 {
+        slice.clear(self.layout);
+        let mut work = Work::new(self.layout);
+        // A plain loop: an iterator's fold is a function of its own, which
+        // the AVX2 twin would call instead of compiling into itself.
+        let mut error = 0f64;
+        for s in samples {
+            error += work.add_gradient(
+                self.layout,
+                self.params,
+                s,
+                self.kind,
+                self.dropped,
+                self.scale,
+                slice,
+            );
+        }
+        error
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn run_avx2(&self, samples: &[&Sample], slice: &mut SliceGradient) -> f64 {
+        self.run(samples, slice)
+    }
+}
+
+/// Adam on one block of parameters from the slices' gradients.
+struct BlockUpdate<'a> {
+    layout: &'a Layout,
+    grads: &'a [SliceGradient],
+    /// The block's first parameter.
+    start: usize,
+    lr: f32,
+    factor: f32,
+    eps: f32,
+}
+
+impl BlockUpdate<'_> {
+    #[inline(always)]
+    fn run(&self, p: &mut [f32], m: &mut [f32], v: &mut [f32]) {
+        let (layout, start) = (self.layout, self.start);
+        let (lr, factor, eps) = (self.lr, self.factor, self.eps);
+        let mut sum = [0f32; UPDATE_BLOCK];
+        let g = &mut sum[..p.len()];
+        // Row by row of the first layer, each slice that touched the
+        // row, in slice order; then every slice for the rest.
+        let mut at = start;
+        while at < start + p.len() {
+            let (row, end) = if at < layout.b1 {
+                let row = at / layout.hidden;
+                (Some(row), ((row + 1) * layout.hidden).min(start + p.len()))
+            } else {
+                (None, start + p.len())
+            };
+            let part = &mut g[at - start..end - start];
+            for slice in self.grads {
+                if row.is_some_and(|r| !slice.touched[r]) {
+                    continue;
+                }
+                for (a, b) in part.iter_mut().zip(&slice.grad[at..end]) {
+                    *a += b;
+                }
+            }
+            at = end;
+        }
+        for (((p, m), v), &g) in p.iter_mut().zip(m).zip(v).zip(g.iter()) {
+            *m = BETA_1 * *m + (1.0 - BETA_1) * g;
+            *v = BETA_2 * *v + (1.0 - BETA_2) * g * g;
+            *p -= lr * (*m * factor / (v.sqrt() + eps));
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn run_avx2(&self, p: &mut [f32], m: &mut [f32], v: &mut [f32]) {
+        self.run(p, m, v)
+    }
+}
+
+/// A slice's summed gradient, and which first-layer rows (inputs) it
+/// touched: a slice of sixteen positions reaches only some of the
+/// encoding's inputs, and zeroing and summing just those rows saves most
+/// of the traffic through the gradient buffers.
+struct SliceGradient {
+    grad: Vec<f32>,
+    touched: Vec<bool>,
+}
+
+impl SliceGradient {
+    /// Zeroes what the last step wrote.
+    #[inline(always)]
+    fn clear(&mut self, l: &Layout) {
+        let h = l.hidden;
+        for (i, touched) in self.touched.iter_mut().enumerate() {
+            if *touched {
+                self.grad[i * h..(i + 1) * h].fill(0.0);
+                *touched = false;
+            }
+        }
+        self.grad[l.b1..].fill(0.0);
     }
 }
 
@@ -225,6 +366,7 @@ struct Work {
 /// `Σ a[i] b[i]` in eight interleaved partial sums, which the compiler
 /// keeps in one vector register (a single running sum cannot be
 /// vectorised: its order of additions is fixed).
+#[inline(always)]
 fn dot(a: &[f32], b: &[f32]) -> f32 {
     const LANES: usize = 8;
     let mut sums = [0f32; LANES];
@@ -262,6 +404,7 @@ impl Work {
     /// Adds sample `s`'s gradient (the loss's, times `scale`) to `grad`;
     /// returns its summed squared error.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn add_gradient(
         &mut self,
         l: &Layout,
@@ -270,9 +413,10 @@ impl Work {
         kind: NetKind,
         dropped: &[usize],
         scale: f32,
-        grad: &mut [f32],
+        slice: &mut SliceGradient,
     ) -> f64 {
         let h = l.hidden;
+        let grad = &mut slice.grad;
         encode(&s.position, kind, &mut self.x);
         for &i in dropped {
             self.x[i] = 0.0;
@@ -356,6 +500,7 @@ impl Work {
         }
         for &i in &self.nonzero {
             let xi = self.x[i];
+            slice.touched[i] = true;
             for (g, d) in grad[i * h..(i + 1) * h].iter_mut().zip(&self.d1) {
                 *g += xi * d;
             }
@@ -474,5 +619,68 @@ mod tests {
         let one = run(1);
         assert_eq!(one, run(2));
         assert_eq!(one, run(5));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_twins_give_the_portable_bits() {
+        if !std::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let inputs = NetKind::Contact.inputs();
+        let data = samples(SLICE);
+        let batch: Vec<&Sample> = data.iter().collect();
+        let learner = DenseAdam::new(&Mlp::random_deep(inputs, 16, 8, 24));
+        let layout = learner.layout;
+        let task = SliceTask {
+            layout: &layout,
+            params: &learner.params,
+            kind: NetKind::Contact,
+            dropped: &[],
+            scale: 0.01,
+        };
+        let fresh = || SliceGradient {
+            grad: vec![0.0; layout.len],
+            touched: vec![false; layout.inputs],
+        };
+        let (mut portable, mut wide) = (fresh(), fresh());
+        let error = task.run(&batch, &mut portable);
+        // SAFETY: the CPU has AVX2, checked above.
+        let wide_error = unsafe { task.run_avx2(&batch, &mut wide) };
+        assert_eq!(error.to_bits(), wide_error.to_bits());
+        assert!(
+            portable
+                .grad
+                .iter()
+                .zip(&wide.grad)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+        );
+        assert!(portable.grad.iter().any(|&g| g != 0.0));
+        let grads = [portable];
+        let update = BlockUpdate {
+            layout: &layout,
+            grads: &grads,
+            start: 0,
+            lr: 0.01,
+            factor: 3.0,
+            eps: 1e-5,
+        };
+        let block = UPDATE_BLOCK.min(layout.len);
+        let run = |avx2: bool| {
+            let mut p = learner.params[..block].to_vec();
+            let (mut m, mut v) = (vec![0.1; block], vec![0.2; block]);
+            if avx2 {
+                // SAFETY: as above.
+                unsafe { update.run_avx2(&mut p, &mut m, &mut v) }
+            } else {
+                update.run(&mut p, &mut m, &mut v)
+            }
+            p.iter()
+                .chain(&m)
+                .chain(&v)
+                .map(|x| x.to_bits())
+                .collect::<Vec<u32>>()
+        };
+        assert_eq!(run(false), run(true));
     }
 }
