@@ -7,6 +7,12 @@
 # gives for the 2-thread speedup (2/S - 1), and the median run's split
 # into self-play, learning and the rest (KOTRA_TRAIN_TIMING).
 #
+# Beside each run, the same thread count plays 4,000 games of the shipped
+# network against PubEval (`kotra-ai duel`), work with no serial part: its
+# speedup is what this machine gives at all (clocks drop and caches are
+# shared when every core is busy), and the serial fraction is given both
+# plainly and against that ceiling.
+#
 #   scripts/train_scaling.sh [ROUNDS] [GAMES] [LEARNER]
 #
 # LEARNER is parallel (default) or burn, for the comparison.
@@ -38,12 +44,19 @@ for round in $(seq "$rounds"); do
         (cd "$work" && RAYON_NUM_THREADS=$n KOTRA_TRAIN_TIMING=1 "$kotra" train --quiet \
             --config config.json --out out >/dev/null 2>timing)
         end=$(date +%s.%N)
+        duel_start=$(date +%s.%N)
+        RAYON_NUM_THREADS=$n "$kotra" duel --a net --b pubeval --games 4000 >/dev/null 2>&1
+        echo "$n $(echo "4000 / ($(date +%s.%N) - $duel_start)" | bc -l)" >>"$work/ceiling"
         awk -v n="$n" -v wall="$(echo "$end - $start" | bc)" '/^step/ {p += $6; l += $9}
             END {printf "%d %.3f %.3f %.3f\n", n, wall, p, l}' "$work/timing" >>"$work/runs"
     done
 done
-python3 - "$work/runs" <<'EOF'
+python3 - "$work/runs" "$work/ceiling" <<'EOF'
 import statistics, sys
+ceiling = {}
+for line in open(sys.argv[2]):
+    n, rate = line.split()
+    ceiling.setdefault(int(n), []).append(float(rate))
 runs = {}
 for line in open(sys.argv[1]):
     n, wall, play, learn = line.split()
@@ -64,4 +77,12 @@ if two:
     f = statistics.mean(fractions)
     se = statistics.stdev(fractions) / len(fractions) ** 0.5 if len(fractions) > 1 else float("nan")
     print(f"serial fraction from 1 -> 2 threads: {100 * f:.1f}% ± {100 * se:.1f}% (mean of {len(fractions)} rounds ± SE)")
+    # The same against the rollouts' speedup in the same rounds.
+    ratios = [b / a for a, b in zip(ceiling[1], ceiling[2])]
+    # Amdahl with the ceiling C for the 2: S = 1 / (f + (1 - f) / C).
+    relative = [(c * b[0] / a[0] - 1) / (c - 1) for a, b, c in zip(runs[1], runs[2], ratios)]
+    g = statistics.mean(relative)
+    gse = statistics.stdev(relative) / len(relative) ** 0.5 if len(relative) > 1 else float("nan")
+    print(f"duel games (no serial part) on 2 threads: {statistics.mean(ratios):.2f}x; "
+          f"the serial fraction against that ceiling: {100 * g:.1f}% ± {100 * gse:.1f}%")
 EOF

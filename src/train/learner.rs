@@ -420,14 +420,28 @@ impl Learners {
     }
 
     /// Every learner's pass over the samples of its network.
+    ///
+    /// The networks are independent, so they learn at once: a thread
+    /// that would wait at one network's end of a minibatch takes up
+    /// another's work (the results are those of one after the other).
     pub fn train(&mut self, samples: &[Sample], pass: AdamPass, seed: u64) -> StepLoss {
+        let (contact, (race, crashed)) = rayon::join(
+            || self.contact.train(samples, pass, seed ^ 1),
+            || {
+                rayon::join(
+                    || self.race.train(samples, pass, seed ^ 2),
+                    || {
+                        self.crashed
+                            .as_mut()
+                            .and_then(|l| l.train(samples, pass, seed ^ 3))
+                    },
+                )
+            },
+        );
         StepLoss {
-            contact: self.contact.train(samples, pass, seed ^ 1),
-            race: self.race.train(samples, pass, seed ^ 2),
-            crashed: self
-                .crashed
-                .as_mut()
-                .and_then(|l| l.train(samples, pass, seed ^ 3)),
+            contact,
+            race,
+            crashed,
         }
     }
 
