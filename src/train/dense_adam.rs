@@ -13,7 +13,8 @@
 //!
 //! The loss, the gradient and the update are burn's: the mean over
 //! samples and outputs of the squared error of sigmoid outputs, and Adam
-//! with burn's defaults (a test checks one step against burn's).
+//! with burn's defaults (a test checks three steps against burn's); only
+//! the sigmoid is the evaluator's polynomial, the one play uses.
 
 use crate::eval::encoding::encode;
 use crate::eval::network::{MidLayer, Mlp, OUTPUTS};
