@@ -86,6 +86,8 @@ pub enum TrainError {
         "the config has no distill_teacher: its games are played by the network being trained, step by step, so there is nothing to shard (run kotra-ai train)"
     )]
     NotShardable,
+    #[error("the shard count must be at least 1")]
+    NoShards,
     #[error("shard {index} of {count}: a shard's index must be below the count")]
     ShardIndex { index: u64, count: u64 },
     #[error(

@@ -107,7 +107,10 @@ fn hex_sha256(bytes: &[u8]) -> String {
 }
 
 fn check_shard(index: u64, count: u64) -> Result<(), TrainError> {
-    if count == 0 || index >= count {
+    if count == 0 {
+        return Err(TrainError::NoShards);
+    }
+    if index >= count {
         return Err(TrainError::ShardIndex { index, count });
     }
     Ok(())
@@ -382,6 +385,8 @@ mod tests {
             err.to_string(),
             "shard 4 of 4: a shard's index must be below the count"
         );
+        let err = merge_shards(&config(&teacher), 0, &dir, &dir).unwrap_err();
+        assert_eq!(err.to_string(), "the shard count must be at least 1");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
