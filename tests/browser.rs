@@ -256,8 +256,11 @@ fn a_whole_game_is_played_on_the_board_by_clicking_and_dragging_checkers() {
                     );
                     for (k, s) in steps.iter().enumerate() {
                         let (from, to) = (s[0].as_u64().unwrap(), s[1].as_u64().unwrap());
-                        if undo_checked && k == 0 && turns % 2 == 0 {
-                            // Every other move's first checker is dragged.
+                        if undo_checked && k == 0 && (dragged == 0 || turns % 2 == 0) {
+                            // The first move's first checker after the undo
+                            // is dragged, then every other move's (by turn
+                            // parity alone, a cube answer could shift every
+                            // later move onto odd turns and none would be).
                             drag(&c, from, to).await;
                             dragged += 1;
                             continue;
