@@ -418,7 +418,11 @@ fn a_rollout_job_streams_its_progress_gives_the_cli_result_and_can_be_cancelled(
 fn fuzzed_requests_never_get_a_5xx() {
     use rand::rngs::SmallRng;
     use rand::{RngExt, SeedableRng};
-    let server = Server::start(&["--workers", "1"]);
+    // A deadline far beyond any request here: under a loaded CI machine a
+    // fuzzed rollout job holding the one worker made a queued analysis
+    // miss the default 60 s, a 503 of load, not of the input; the
+    // deadline's own answer is tested above.
+    let server = Server::start(&["--workers", "1", "--deadline", "600"]);
     let (_, game) = server.request("POST", "/api/play?ply=0&seed=5", b"");
     let game: serde_json::Value = serde_json::from_str(&game).unwrap();
     let id = game["id"].as_u64().unwrap();
