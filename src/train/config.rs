@@ -388,6 +388,14 @@ impl TrainConfig {
         }
     }
 
+    /// How the run's games choose their moves: its exploration and noise.
+    pub fn move_policy(&self) -> super::selfplay::MovePolicy {
+        super::selfplay::MovePolicy {
+            exploration: self.exploration,
+            noise: self.move_noise,
+        }
+    }
+
     pub fn load(path: &std::path::Path) -> Result<TrainConfig, ConfigError> {
         let text = std::fs::read_to_string(path).map_err(|error| ConfigError::Read {
             path: path.to_owned(),

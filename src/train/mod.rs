@@ -30,7 +30,6 @@ pub use config::{ExtraSet, RolloutPick, TrainConfig};
 use curve::CurvePoint;
 use dev_set::DevSet;
 use learner::Learners;
-use selfplay::MovePolicy;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -280,10 +279,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         let step_seed = splitmix(cfg.seed ^ splitmix(state.step.wrapping_add(1 << 40)));
         let eval = Evaluator::new(state.model.clone());
         let t0 = Instant::now();
-        let policy = MovePolicy {
-            exploration: cfg.exploration,
-            noise: cfg.move_noise,
-        };
+        let policy = cfg.move_policy();
         let samples = if cfg.rollout_trials > 0 {
             let how = rollout_targets::RolloutTargets {
                 trials: cfg.rollout_trials,

@@ -73,12 +73,20 @@ pub(super) fn write_chunk(path: &Path, samples: &[Sample]) -> Result<(), TrainEr
 }
 
 pub(super) fn read_chunk(path: &Path) -> Result<Vec<Sample>, TrainError> {
+    let bytes = std::fs::read(path).map_err(|e| TrainError::Positions {
+        path: path.to_owned(),
+        why: e.to_string(),
+    })?;
+    decode_chunk(path, &bytes)
+}
+
+/// The samples of a chunk file's `bytes` (read from `path`, which errors name).
+pub(super) fn decode_chunk(path: &Path, bytes: &[u8]) -> Result<Vec<Sample>, TrainError> {
     let bad = |why: String| TrainError::Positions {
         path: path.to_owned(),
         why,
     };
-    let bytes = std::fs::read(path).map_err(|e| bad(e.to_string()))?;
-    let payload = unframe(&CHUNK_KIND, &bytes).map_err(|e| bad(e.to_string()))?;
+    let payload = unframe(&CHUNK_KIND, bytes).map_err(|e| bad(e.to_string()))?;
     if !payload.len().is_multiple_of(RECORD) {
         return Err(bad("not a whole number of records".into()));
     }

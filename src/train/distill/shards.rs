@@ -15,7 +15,7 @@
 //! A main set's per-chunk extras (race and contact rollouts, siblings)
 //! stay with the training job: they are cached beside the run as before.
 
-use super::chunk_file::{create_dir, read_chunk, write_chunk};
+use super::chunk_file::{create_dir, decode_chunk, read_chunk, write_chunk};
 use super::teacher_set::{RunSet, sets_of_run};
 use crate::eval::{Evaluator, Model};
 use crate::train::{TrainConfig, TrainError};
@@ -220,7 +220,7 @@ pub fn merge_shards(
             path: from.clone(),
             why: e.to_string(),
         })?;
-        read_chunk(&from)?;
+        decode_chunk(&from, &bytes)?;
         let set = &plan.sets[unit.set].set;
         let to = set.path(unit.chunk);
         if to.exists() {

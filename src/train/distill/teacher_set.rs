@@ -5,7 +5,7 @@ use super::chunk_file::{create_dir, read_chunk, write_chunk};
 use crate::eval::Evaluator;
 use crate::seed::splitmix;
 use crate::train::rollout_targets::{self, RolloutTargets};
-use crate::train::selfplay::{MovePolicy, Sample, TargetSearch, play_games};
+use crate::train::selfplay::{Sample, TargetSearch, play_games};
 use crate::train::{TrainConfig, TrainError};
 
 /// Teacher games played from one seed, with one way of finding the
@@ -125,24 +125,17 @@ impl TeacherSet {
         let games = self.games_in(c, cfg);
         match self.targets {
             SetTargets::Search(search) => {
-                play_games(teacher, games, seed, cfg.lambda, self.policy(cfg), search)
+                play_games(teacher, games, seed, cfg.lambda, cfg.move_policy(), search)
             }
             SetTargets::Rollouts(how) => rollout_targets::play_games(
                 teacher,
                 games,
                 seed,
                 &RolloutTargets {
-                    policy: self.policy(cfg),
+                    policy: cfg.move_policy(),
                     ..how
                 },
             ),
-        }
-    }
-
-    fn policy(&self, cfg: &TrainConfig) -> MovePolicy {
-        MovePolicy {
-            exploration: cfg.exploration,
-            noise: cfg.move_noise,
         }
     }
 
@@ -154,7 +147,7 @@ impl TeacherSet {
             self.seed,
             self.games_in(c, cfg),
             cfg.lambda,
-            self.policy(cfg),
+            cfg.move_policy(),
             self.targets
         )
     }
