@@ -84,13 +84,20 @@ pub fn decode_payload<T: serde::de::DeserializeOwned>(
     what: &'static str,
     payload: &[u8],
 ) -> Result<T, FileError> {
+    decode_payload_prefix(what, payload).map(|(value, _)| value)
+}
+
+/// Decodes a value from the front of `payload` and says how many bytes it
+/// took, for payloads that carry a later format's additions after it.
+pub fn decode_payload_prefix<T: serde::de::DeserializeOwned>(
+    what: &'static str,
+    payload: &[u8],
+) -> Result<(T, usize), FileError> {
     let config = bincode::config::standard().with_limit::<DECODE_LIMIT>();
-    bincode::serde::decode_from_slice(payload, config)
-        .map(|(value, _)| value)
-        .map_err(|e| FileError::Decode {
-            what,
-            message: e.to_string(),
-        })
+    bincode::serde::decode_from_slice(payload, config).map_err(|e| FileError::Decode {
+        what,
+        message: e.to_string(),
+    })
 }
 
 /// What a frame says about itself.

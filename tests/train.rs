@@ -400,44 +400,57 @@ fn shards_played_apart_train_like_one_process() {
     assert_eq!(err.trim().lines().count(), 1, "{err}");
 }
 
-/// The data-parallel learner end to end: the same model on one thread
-/// and on three, and a run stopped half-way and resumed ends where an
-/// unbroken one does.
+/// The data-parallel learner end to end, alone and with each step's
+/// games played during the step before's learning: the same model on one
+/// thread and on three, and a run stopped part-way and resumed ends where
+/// an unbroken one does. Overlapping changes the games (they are one step
+/// behind), so the two runs' models differ.
 #[test]
 fn the_parallel_learner_is_the_same_on_any_thread_count_and_across_a_resume() {
-    let dir = scratch_dir("train-parallel");
-    let config = dir.join("parallel.json");
-    std::fs::write(
-        &config,
-        r#"{"seed": 5, "learner": "parallel", "contact_hidden": 16, "race_hidden": 8,
-            "games": 40, "games_per_step": 20, "measure_every": 40, "measure_games": 10}"#,
-    )
-    .unwrap();
-    let model_of = |out: &Path| std::fs::read(out.join("model.net")).unwrap();
-    let with_threads = |threads: &str, out: &Path, extra: &[&str]| {
-        let mut args = train_args(&config, out);
-        args.extend_from_slice(extra);
-        let o = kotra()
-            .args(&args)
-            .env("RAYON_NUM_THREADS", threads)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{o:?}");
-    };
-    let one = dir.join("one");
-    with_threads("1", &one, &[]);
-    let three = dir.join("three");
-    with_threads("3", &three, &[]);
-    assert!(
-        model_of(&one) == model_of(&three),
-        "thread count changed the model"
-    );
-    let resumed = dir.join("resumed");
-    with_threads("2", &resumed, &["--games", "20"]);
-    assert!(model_of(&resumed) != model_of(&one));
-    with_threads("2", &resumed, &["--resume", "--games", "40"]);
-    assert!(
-        model_of(&resumed) == model_of(&one),
-        "resume changed the model"
-    );
+    let mut models = Vec::new();
+    for (name, overlap) in [("parallel", false), ("overlap", true)] {
+        let dir = scratch_dir(&format!("train-{name}"));
+        let config = dir.join("parallel.json");
+        std::fs::write(
+            &config,
+            format!(
+                r#"{{"seed": 5, "learner": "parallel", "overlap_play": {overlap},
+                    "contact_hidden": 16, "race_hidden": 8, "games": 60,
+                    "games_per_step": 20, "measure_every": 60, "measure_games": 10}}"#
+            ),
+        )
+        .unwrap();
+        let model_of = |out: &Path| std::fs::read(out.join("model.net")).unwrap();
+        let with_threads = |threads: &str, out: &Path, extra: &[&str]| {
+            let mut args = train_args(&config, out);
+            args.extend_from_slice(extra);
+            let o = kotra()
+                .args(&args)
+                .env("RAYON_NUM_THREADS", threads)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{o:?}");
+        };
+        let one = dir.join("one");
+        with_threads("1", &one, &[]);
+        let three = dir.join("three");
+        with_threads("3", &three, &[]);
+        assert!(
+            model_of(&one) == model_of(&three),
+            "{name}: thread count changed the model"
+        );
+        // Stopped after one step, then after two (a step's games played
+        // ahead are lost with the process and played again on resume).
+        let resumed = dir.join("resumed");
+        with_threads("2", &resumed, &["--games", "20"]);
+        assert!(model_of(&resumed) != model_of(&one));
+        with_threads("2", &resumed, &["--resume", "--games", "40"]);
+        with_threads("2", &resumed, &["--resume", "--games", "60"]);
+        assert!(
+            model_of(&resumed) == model_of(&one),
+            "{name}: resume changed the model"
+        );
+        models.push(model_of(&one));
+    }
+    assert!(models[0] != models[1], "overlap_play changed nothing");
 }

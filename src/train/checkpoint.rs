@@ -3,12 +3,19 @@
 //! burn networks and their Adam moments, the previous measured model and
 //! the learning curve. Random numbers are derived from the seed and the
 //! step number, so the counters are the generator state.
+//!
+//! Format 5 appends the weights that played the next step's games (an
+//! `overlap_play` run) after the format-4 payload, so a format-4 file
+//! still loads, with none.
 
 use super::config::TrainConfig;
 use super::curve::CurvePoint;
 use super::learner::LearnerState;
 use crate::eval::Model;
-use crate::framed_file::{FileError, FrameKind, decode_payload, read_file, unframe, write_file};
+use crate::framed_file::{
+    FileError, FrameKind, decode_payload, decode_payload_prefix, read_file, unframe_since,
+    write_file,
+};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -18,7 +25,8 @@ const KIND: FrameKind = FrameKind {
     // 2: the model's optional crashed network and its learner.
     // 3: the moving average of the weights.
     // 4: networks with a second hidden layer (model file format 3).
-    version: 4,
+    // 5: the pending player's weights, after the rest.
+    version: 5,
 };
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -43,7 +51,15 @@ pub struct Checkpoint {
     /// The model at the last measurement, the opponent for the next one.
     pub previous: Option<Model>,
     pub curve: Vec<CurvePoint>,
+    /// In an `overlap_play` run, the weights that play the next step's
+    /// games (those from before the last step's learning); a resumed run
+    /// plays them again with these. Written after the rest of the payload.
+    #[serde(skip)]
+    pub pending: Option<Model>,
 }
+
+/// The oldest checkpoint format this build still reads.
+const OLDEST_VERSION: u32 = 4;
 
 /// Names a checkpoint in read, write and decode errors.
 const WHAT: &str = "checkpoint";
@@ -63,9 +79,19 @@ pub enum CheckpointError {
 
 impl Checkpoint {
     pub fn save(&self, path: &Path) -> Result<(), CheckpointError> {
-        let payload = bincode::serde::encode_to_vec(self, bincode::config::standard())
+        Ok(write_file(WHAT, &KIND, path, &self.payload())?)
+    }
+
+    /// The current format's payload: the checkpoint, then its pending
+    /// player.
+    fn payload(&self) -> Vec<u8> {
+        let mut payload = bincode::serde::encode_to_vec(self, bincode::config::standard())
             .expect("a checkpoint always serialises");
-        Ok(write_file(WHAT, &KIND, path, &payload)?)
+        payload.extend(
+            bincode::serde::encode_to_vec(&self.pending, bincode::config::standard())
+                .expect("a model always serialises"),
+        );
+        payload
     }
 
     pub fn load(path: &Path) -> Result<Checkpoint, CheckpointError> {
@@ -78,12 +104,18 @@ impl Checkpoint {
 
     /// Decodes and checks a checkpoint file's bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, CheckpointError> {
-        let payload = unframe(&KIND, bytes).map_err(FileError::from)?;
-        let c: Checkpoint = decode_payload(WHAT, payload)?;
-        c.model.validate().map_err(|e| FileError::Decode {
-            what: WHAT,
-            message: e.to_string(),
-        })?;
+        let (version, payload) =
+            unframe_since(&KIND, OLDEST_VERSION, bytes).map_err(FileError::from)?;
+        let (mut c, used): (Checkpoint, usize) = decode_payload_prefix(WHAT, payload)?;
+        if version >= 5 {
+            c.pending = decode_payload(WHAT, &payload[used..])?;
+        }
+        for model in std::iter::once(&c.model).chain(&c.pending) {
+            model.validate().map_err(|e| FileError::Decode {
+                what: WHAT,
+                message: e.to_string(),
+            })?;
+        }
         Ok(c)
     }
 }
@@ -99,5 +131,54 @@ mod json_text {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<TrainConfig, D::Error> {
         let text = String::deserialize(d)?;
         serde_json::from_str(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::framed_file::frame;
+    use crate::train::config::LearnerKind;
+    use crate::train::learner::Learners;
+
+    fn checkpoint(pending: Option<Model>) -> Checkpoint {
+        let model = Model::random(8, 8, 3);
+        let learners = Learners::new(&model, LearnerKind::Parallel);
+        Checkpoint {
+            config: TrainConfig::default(),
+            step: 2,
+            games_played: 40,
+            prior_games: 0,
+            seconds: 1.5,
+            model,
+            contact: learners.contact.state(),
+            race: learners.race.state(),
+            crashed: None,
+            averaged: None,
+            previous: None,
+            curve: Vec::new(),
+            pending,
+        }
+    }
+
+    #[test]
+    fn the_pending_player_survives_a_save() {
+        let pending = Model::random(8, 8, 4);
+        let bytes = frame(&KIND, &checkpoint(Some(pending.clone())).payload());
+        let read = Checkpoint::from_bytes(&bytes).unwrap();
+        assert_eq!(read.pending, Some(pending));
+        assert_eq!(read.games_played, 40);
+    }
+
+    #[test]
+    fn a_format_4_checkpoint_loads_with_no_pending_player() {
+        let old = FrameKind { version: 4, ..KIND };
+        let c = checkpoint(Some(Model::random(8, 8, 4)));
+        let payload = bincode::serde::encode_to_vec(&c, bincode::config::standard()).unwrap();
+        let read = Checkpoint::from_bytes(&frame(&old, &payload)).unwrap();
+        assert_eq!(read.pending, None);
+        assert_eq!(read.model, c.model);
+        // The same payload claimed as format 5 lacks its pending player.
+        assert!(Checkpoint::from_bytes(&frame(&KIND, &payload)).is_err());
     }
 }

@@ -155,6 +155,12 @@ pub struct TrainConfig {
     /// uses every core (`dense_adam`; its rounding differs, so a recipe
     /// trained with it gives another, equally good, network).
     pub learner: LearnerKind,
+    /// Self-play runs: a step's learning and the next step's games run at
+    /// once, the games played by the weights from before that learning (one
+    /// step behind), so that the cores a learning pass leaves idle at its
+    /// joins play games instead. Off by default: the games then differ from
+    /// an unpipelined run's, so every recipe in training/ keeps its network.
+    pub overlap_play: bool,
     /// Games per measurement against PubEval and the previous checkpoint.
     pub measure_games: u64,
 }
@@ -202,6 +208,7 @@ impl Default for TrainConfig {
             race_mid: 0,
             measure_every: 10_000,
             learner: LearnerKind::Burn,
+            overlap_play: false,
             measure_games: 1_000,
         }
     }
@@ -510,6 +517,11 @@ impl TrainConfig {
         {
             return Err(ConfigError::Invalid(
                 "sibling_moves and siblings_per_chunk go together, in a distillation with search targets (target_ply 1 or more) whose distill_nets trains the contact network".into(),
+            ));
+        }
+        if self.overlap_play && self.distill_teacher.is_some() {
+            return Err(ConfigError::Invalid(
+                "overlap_play is for self-play runs: a distillation's teacher games do not wait on its learning".into(),
             ));
         }
         if !self.extra_sets.is_empty() && self.distill_teacher.is_none() {

@@ -245,7 +245,15 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 cfg.target_ply, cfg.seed
             )
         } else {
-            format!("kotra-ai TD(λ) self-play, config seed {}", cfg.seed)
+            let overlap = if cfg.overlap_play {
+                ", each step's games played during the step before's learning"
+            } else {
+                ""
+            };
+            format!(
+                "kotra-ai TD(λ) self-play{overlap}, config seed {}",
+                cfg.seed
+            )
         };
         let learners = Learners::new(&model, cfg.learner);
         let c = Checkpoint {
@@ -261,6 +269,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             averaged: None,
             model,
             curve: Vec::new(),
+            pending: None,
         };
         (c, learners)
     };
@@ -274,31 +283,19 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
     let started = Instant::now();
     let base_seconds = state.seconds;
     let mut last_loss = learner::StepLoss::default();
+    // An overlap_play run's next step's samples, played during this step's
+    // learning.
+    let mut ahead: Option<Vec<selfplay::Sample>> = None;
     while state.games_played < cfg.games {
         let games = cfg.games_per_step.min(cfg.games - state.games_played);
-        let step_seed = splitmix(cfg.seed ^ splitmix(state.step.wrapping_add(1 << 40)));
-        let eval = Evaluator::new(state.model.clone());
+        let step_seed = seed_of_step(&cfg, state.step);
         let t0 = Instant::now();
-        let policy = cfg.move_policy();
-        let samples = if cfg.rollout_trials > 0 {
-            let how = rollout_targets::RolloutTargets {
-                trials: cfg.rollout_trials,
-                per_game: cfg.rollouts_per_game,
-                hard_weight: cfg.hard_plan_weight,
-                plan: None,
-                window: None,
-                policy,
-            };
-            rollout_targets::play_games(&eval, games, step_seed, &how)
-        } else {
-            selfplay::play_games(
-                &eval,
-                games,
-                step_seed,
-                cfg.lambda,
-                policy,
-                cfg.target_search(),
-            )
+        let samples = match ahead.take() {
+            Some(samples) => samples,
+            None => {
+                let player = Evaluator::new(state.pending.as_ref().unwrap_or(&state.model).clone());
+                play_step(&cfg, &player, games, step_seed)
+            }
         };
         let t1 = Instant::now();
         let rate = cfg.learning_rate_at(state.games_played);
@@ -307,8 +304,31 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             epochs: cfg.epochs,
             lr: rate,
         };
-        last_loss = learners.train(&samples, pass, step_seed).or(last_loss);
+        let next_games = cfg
+            .games_per_step
+            .min(cfg.games - state.games_played - games);
+        // With overlap_play, the next step's games are always the weights'
+        // from before this learning, whether played now or (on a resume,
+        // or past a larger --games) later.
+        let before_learning = cfg.overlap_play.then(|| state.model.clone());
+        let loss = match &before_learning {
+            Some(model) if next_games > 0 => {
+                let player = Evaluator::new(model.clone());
+                let next_seed = seed_of_step(&cfg, state.step + 1);
+                let (loss, next) = rayon::join(
+                    || learners.train(&samples, pass, step_seed),
+                    || play_step(&cfg, &player, next_games, next_seed),
+                );
+                ahead = Some(next);
+                loss
+            }
+            _ => learners.train(&samples, pass, step_seed),
+        };
+        state.pending = before_learning;
+        last_loss = loss.or(last_loss);
         if std::env::var_os("KOTRA_TRAIN_TIMING").is_some() {
+            // With overlap_play, "learn" is the learning and the next
+            // step's games together.
             eprintln!(
                 "step {}: {} samples, play {:.2} s, learn {:.2} s",
                 state.step,
@@ -352,6 +372,34 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
     }
     bar.finish();
     Ok(state)
+}
+
+/// The seed of a self-play step's games and minibatch order.
+fn seed_of_step(cfg: &TrainConfig, step: u64) -> u64 {
+    splitmix(cfg.seed ^ splitmix(step.wrapping_add(1 << 40)))
+}
+
+/// One self-play step's games by `player`, with the config's targets.
+fn play_step(
+    cfg: &TrainConfig,
+    player: &Evaluator,
+    games: u64,
+    seed: u64,
+) -> Vec<selfplay::Sample> {
+    let policy = cfg.move_policy();
+    if cfg.rollout_trials > 0 {
+        let how = rollout_targets::RolloutTargets {
+            trials: cfg.rollout_trials,
+            per_game: cfg.rollouts_per_game,
+            hard_weight: cfg.hard_plan_weight,
+            plan: None,
+            window: None,
+            policy,
+        };
+        rollout_targets::play_games(player, games, seed, &how)
+    } else {
+        selfplay::play_games(player, games, seed, cfg.lambda, policy, cfg.target_search())
+    }
 }
 
 impl Checkpoint {
