@@ -2,6 +2,7 @@
 //! taken (raw bytes, and bytes re-framed with a correct checksum whose
 //! payload must then pass the tables' own checks).
 #![no_main]
+use kotra::cube::exact_bearoff::CubefulBearoff;
 use kotra::eval::bearoff::BearoffDb;
 use kotra::eval::bearoff_two_sided::TwoSidedDb;
 use libfuzzer_sys::fuzz_target;
@@ -13,5 +14,6 @@ fuzz_target!(|data: &[u8]| {
     for bytes in [Some(data.to_vec()), reframe::with_checksum(data)].into_iter().flatten() {
         assert!(BearoffDb::from_cache_file(&bytes).is_none() || bytes.len() > 1 << 20);
         assert!(TwoSidedDb::from_cache_file(&bytes).is_none() || bytes.len() > 1 << 20);
+        assert!(CubefulBearoff::from_cache_file(&bytes).is_none() || bytes.len() > 1 << 20);
     }
 });

@@ -77,6 +77,7 @@ pub fn rollout_speed(eval: &Evaluator, trials: u32, variance_reduction: bool) ->
     // clock, as in a long-running engine.
     crate::eval::bearoff::BearoffDb::get();
     crate::eval::bearoff_two_sided::TwoSidedDb::get();
+    crate::cube::exact_bearoff::CubefulBearoff::get();
     let start = Instant::now();
     let r = rollout(
         &searcher,

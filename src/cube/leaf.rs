@@ -1,20 +1,20 @@
 //! The cube's values at a search leaf or a rollout's last position, and
 //! the decision from them: what a position is worth to its roller with
 //! the cube as it is, doubled, or beavered (Janowski's formulas over the
-//! network's probabilities, or the two-sided bear-off database's exact
-//! cubeful equities in small money endings), and which action that calls
+//! network's probabilities, or the exact cubeful equities of small money
+//! bear-offs, `exact_bearoff`), and which action that calls
 //! for. The search and the rollouts ask here; the evaluator knows nothing
 //! of the cube.
 
+use super::exact_bearoff::CubefulBearoff;
 use super::{CubeDecision, CubeState, Owner, cubeful, efficiency};
 use crate::backgammon::Position;
-use crate::eval::bearoff_two_sided::TwoSidedDb;
 use crate::eval::{PositionClass, Probs};
 
 /// The 0-ply cube decision of `pos` from its cubeless probabilities `p`:
 /// each cube state's own static value (the cube action is what is being
-/// decided), or the two-sided database's exact cubeful equities where it
-/// answers. Public so that the cube model can be checked on its own,
+/// decided), or the exact cubeful equities of small bear-offs where they
+/// answer. Public so that the cube model can be checked on its own,
 /// given someone else's probabilities.
 pub fn static_cube_decision(pos: &Position, p: &Probs, state: &CubeState) -> CubeDecision {
     if let Some((no_double, double_take)) = exact_cube(pos, state) {
@@ -84,29 +84,29 @@ pub fn static_value(pos: &Position, p: &Probs, state: &CubeState) -> f32 {
 }
 
 /// The static cubeful value of `pos` for its roller before any cube
-/// action (the cube decision compares these): exact from the
-/// two-sided bear-off database in small money endings, else Janowski's
+/// action (the cube decision compares these): exact in small money
+/// bear-offs, else Janowski's
 /// formulas over the probabilities `p`.
 pub fn leaf_value(pos: &Position, p: &Probs, state: &CubeState) -> f32 {
     if let Some(slot) = exact_slot(pos, state)
-        && let Some(e) = TwoSidedDb::get().equity(pos, slot)
+        && let Some(e) = CubefulBearoff::get().equity(pos, slot)
     {
         return e * state.value as f32;
     }
     cubeful(p, state, efficiency(pos))
 }
 
-/// The cube's owner for the database, where the database can answer
+/// The cube's owner for the exact table, where the table can answer
 /// (money play, both sides bearing off).
 fn exact_slot(pos: &Position, state: &CubeState) -> Option<Owner> {
     (state.is_money() && PositionClass::of(pos) == PositionClass::BearOff).then_some(state.owner)
 }
 
 /// No double and double/take per unit of the cube, exact, for small money
-/// endings (beavers aside, which the database does not model).
+/// endings (beavers aside, which the exact table does not model).
 fn exact_cube(pos: &Position, state: &CubeState) -> Option<(f32, f32)> {
     if state.beavers_allowed() {
         return None;
     }
-    TwoSidedDb::get().cube_equities(pos, exact_slot(pos, state)?)
+    CubefulBearoff::get().cube_equities(pos, exact_slot(pos, state)?)
 }

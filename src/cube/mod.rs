@@ -1,8 +1,9 @@
 //! The doubling cube: what a game is played for (money or a match score),
 //! cubeful values from cubeless probabilities (Janowski), the match equity
-//! table, and cube decisions.
+//! table, cube decisions, and the exact equities of small bear-offs.
 
 pub mod decision;
+pub mod exact_bearoff;
 pub mod janowski;
 pub mod leaf;
 pub mod met;

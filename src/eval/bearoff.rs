@@ -272,7 +272,7 @@ pub fn cache_path() -> Option<PathBuf> {
 /// damaged or missing cache is rebuilt; one that cannot be written only
 /// costs the rebuild next time). The file is framed with a checksum, and
 /// `read` parses the frame's payload.
-pub(super) fn cached<T>(
+pub(crate) fn cached<T>(
     path: Option<PathBuf>,
     kind: &FrameKind,
     read: impl FnOnce(&[u8]) -> Option<T>,
