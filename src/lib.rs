@@ -5,8 +5,8 @@
 //! The modules form layers, each using only those below it (lowest
 //! first; `docs/architecture.md` gives each one's job, and
 //! `tests/architecture.rs` keeps the order true):
-//! 0. utilities: [`atomic_file`], [`framed_file`], [`fast_hash`],
-//!    [`progress`], [`seed`];
+//! 0. utilities: [`atomic_file`], [`framed_file`], [`progress`],
+//!    [`seed`];
 //! 1. rules: [`backgammon`] and the [`game`] trait;
 //! 2. [`notation`] (gnubg IDs, XGID, move text, FIBS, ASCII board) and the
 //!    two other games called Kotra, [`icelandic`] and [`icehouse`];
@@ -26,7 +26,6 @@ pub mod bench;
 pub mod cli;
 pub mod cube;
 pub mod eval;
-pub mod fast_hash;
 pub mod framed_file;
 pub mod game;
 pub mod icehouse;

@@ -4,7 +4,7 @@
 
 use super::board::{Cell, SIZES, Seat, final_row, size_letter, square_name};
 use super::position::Position;
-use crate::fast_hash::FastSet;
+use rustc_hash::FxHashSet;
 
 /// One play with one die.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -134,7 +134,7 @@ pub fn legal_turns(pos: &Position, d1: u8, d2: u8) -> Vec<Turn> {
         .map(|s| s.plays.len())
         .max()
         .unwrap_or(0);
-    let mut seen = FastSet::default();
+    let mut seen = FxHashSet::default();
     let mut turns = Vec::new();
     for s in seqs {
         if (ended(&s) || s.plays.len() == most) && seen.insert(s.position) {

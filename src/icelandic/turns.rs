@@ -8,7 +8,7 @@
 
 use super::outcome::{Win, WinKind, bonus_pattern, completed_after_step, decide, jan_against};
 use super::position::{POINTS, Position, letter_of, other_track};
-use crate::fast_hash::FastSet;
+use rustc_hash::FxHashSet;
 
 /// Where a step starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -163,7 +163,7 @@ pub fn legal_turns(pos: &Position, d1: u8, d2: u8, rules: TurnRules) -> Vec<Turn
         s.completed.is_some()
             || (s.steps.len() == most && (!higher_alone || s.steps[0].die == higher))
     };
-    let mut seen = FastSet::default();
+    let mut seen = FxHashSet::default();
     let mut turns = Vec::new();
     for s in seqs.into_iter().filter(keep) {
         let turn = finish(s);

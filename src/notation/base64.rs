@@ -1,52 +1,51 @@
-//! The unpadded base64 that gnubg's IDs use (standard alphabet).
+//! The unpadded base64 that gnubg's IDs use (standard alphabet), through
+//! the `base64` crate: no padding written or accepted, and the bits past
+//! the last whole byte ignored (gnubg writes them as zero; a hand-typed ID
+//! need not).
 
-const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+use ::base64::Engine;
+use ::base64::alphabet::STANDARD;
+use ::base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 
-fn value(c: u8) -> Option<u8> {
-    match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    }
-}
+const IDS: GeneralPurpose = GeneralPurpose::new(
+    &STANDARD,
+    GeneralPurposeConfig::new()
+        .with_encode_padding(false)
+        .with_decode_padding_mode(DecodePaddingMode::RequireNone)
+        .with_decode_allow_trailing_bits(true),
+);
 
-/// Encodes `bytes` and keeps the first `chars` characters (gnubg drops the
-/// padding, and the dropped bits of a Position ID are always zero).
-pub fn encode(bytes: &[u8], chars: usize) -> String {
-    let mut out = String::with_capacity(chars + 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
-        for k in 0..4 {
-            out.push(ALPHABET[(n >> (18 - 6 * k) & 63) as usize] as char);
-        }
-    }
-    out.truncate(chars);
-    out
+/// `bytes` as unpadded base64 (10 bytes give a Position ID's 14
+/// characters, 9 a Match ID's 12).
+pub fn encode(bytes: &[u8]) -> String {
+    IDS.encode(bytes)
 }
 
 /// Decodes `text` into exactly `len` bytes; `None` on a character outside
-/// the alphabet. Missing trailing bits are zero.
+/// the alphabet or another length.
 pub fn decode(text: &str, len: usize) -> Option<Vec<u8>> {
-    let mut bits: u64 = 0;
-    let mut nbits = 0;
-    let mut out = Vec::with_capacity(len);
-    for &c in text.as_bytes() {
-        bits = bits << 6 | value(c)? as u64;
-        nbits += 6;
-        if nbits >= 8 {
-            nbits -= 8;
-            out.push((bits >> nbits) as u8);
-            bits &= (1 << nbits) - 1;
-        }
+    IDS.decode(text).ok().filter(|bytes| bytes.len() == len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_round_trip_and_bad_text_is_refused() {
+        let key = [0x4f, 0x1c, 0xe0, 0x01, 0x00, 0x00, 0x78, 0x30, 0x03, 0x00];
+        let text = encode(&key);
+        assert_eq!(text.len(), 14);
+        assert_eq!(decode(&text, 10), Some(key.to_vec()));
+        // Bits past the last byte are ignored, as a reader of gnubg's IDs must.
+        let mut loose = text.clone().into_bytes();
+        loose[13] = b'B';
+        assert_eq!(
+            decode(std::str::from_utf8(&loose).unwrap(), 10),
+            Some(key.to_vec())
+        );
+        assert_eq!(decode("4HPwATDgc/ABM=", 10), None);
+        assert_eq!(decode("4HPwATDgc/AB!A", 10), None);
+        assert_eq!(decode("4HPwATDgc/ABMA", 9), None);
     }
-    out.resize(len, 0);
-    Some(out)
 }

@@ -51,7 +51,7 @@ impl MatchInfo {
         put(&mut key, 36, 15, self.score[0] as u64);
         put(&mut key, 51, 15, self.score[1] as u64);
         put(&mut key, 66, 1, !self.jacoby as u64);
-        base64::encode(&key.to_le_bytes()[..9], 12)
+        base64::encode(&key.to_le_bytes()[..9])
     }
 
     /// Parses and checks a Match ID.

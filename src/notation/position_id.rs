@@ -45,7 +45,7 @@ pub fn encode(position: &Position) -> String {
         }
         bit += 1;
     }
-    base64::encode(&key, 14)
+    base64::encode(&key)
 }
 
 /// Parses a Position ID into a position seen by the side it was drawn for.
