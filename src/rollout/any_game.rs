@@ -1,9 +1,9 @@
 //! Rollouts for the games behind [`Game`]: each trial plays the position
-//! out to the end with the network at some ply, its first throw drawn in
-//! turn from every throw of the game (weighted as it falls), the rest
-//! from the trial's own seed. So a rollout depends only on its seed, not
-//! on the thread count, and a multiple of the game's throw count covers
-//! the first throw exactly.
+//! out to the end with the network at some ply, its first two throws
+//! stratified as backgammon's are (the shared [`Strata`] over the game's
+//! dice), the rest from the trial's own seed. So a rollout depends only on
+//! its seed, not on the thread count, and a multiple of the game's throw
+//! count covers the first throw exactly.
 //!
 //! Variance reduction works as in backgammon's rollouts: each throw's
 //! luck, the 0-ply value of the best turn with that throw minus the
@@ -21,7 +21,7 @@
 //! for 28 times the time, from the Icehouse start 2.1 times for 10 times;
 //! at 1-ply (36 Icelandic trials) 1.5 times for 6% more time.
 
-use super::Estimate;
+use super::{Estimate, Strata};
 use crate::eval::game_net::GameNet;
 use crate::game::{After, Game};
 use crate::search::any_game::{best_turn, outputs};
@@ -140,16 +140,11 @@ pub fn roll_out<G: Game>(
     settings: &GameRolloutSettings,
     progress: &(dyn Fn(u64) + Sync),
 ) -> GameRollout {
-    let first_throws: Vec<(u8, u8)> = game
-        .rolls()
-        .iter()
-        .flat_map(|&(roll, weight)| std::iter::repeat_n(roll, weight as usize))
-        .collect();
+    let strata = Strata::new(settings.seed, game.die_faces());
     let outcomes: Vec<Outcome> = (0..settings.trials)
         .into_par_iter()
         .map(|i| {
-            let first = first_throws[i as usize % first_throws.len()];
-            let outcome = trial(game, net, state, settings, first, i);
+            let outcome = trial(game, net, state, settings, &strata, i);
             progress(1);
             outcome
         })
@@ -163,25 +158,28 @@ pub fn roll_out<G: Game>(
     }
 }
 
-/// Trial `index`: `state` played out from `first` on, for its side to
-/// move, luck removed when asked.
+/// Trial `index`: `state` played out for its side to move, its first two
+/// throws from the strata, luck removed when asked.
 fn trial<G: Game>(
     game: &G,
     net: &GameNet,
     state: &G::State,
     settings: &GameRolloutSettings,
-    first: (u8, u8),
+    strata: &Strata,
     index: u32,
 ) -> Outcome {
     let seed = splitmix(settings.seed ^ splitmix(u64::from(index)));
     let mut rng = SmallRng::seed_from_u64(seed);
     let faces = game.die_faces();
-    let thrown = Cell::new(first);
-    let mut first = Some(first);
+    let thrown = Cell::new((0, 0));
+    let mut throws = 0;
     let mut dice = || {
-        let throw = first
-            .take()
-            .unwrap_or_else(|| (rng.random_range(1..=faces), rng.random_range(1..=faces)));
+        let throw = match throws {
+            0 => strata.first(index),
+            1 => strata.second(index),
+            _ => (rng.random_range(1..=faces), rng.random_range(1..=faces)),
+        };
+        throws += 1;
         thrown.set(throw);
         throw
     };

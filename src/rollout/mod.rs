@@ -24,12 +24,14 @@
 //!   decisions.
 
 pub mod any_game;
+pub mod strata;
 mod trial;
 
-use crate::backgammon::{Dice, Position};
+use crate::backgammon::Position;
 use crate::cube::{CubeDecision, CubeState};
 use crate::search::Searcher;
 use rayon::prelude::*;
+pub use strata::Strata;
 use trial::{Trial, TrialResult};
 
 /// How to roll out.
@@ -183,108 +185,4 @@ pub fn cube_rollout(
         false,
     );
     (decision, result)
-}
-
-/// The ordered roll with index `k` in 0..36.
-fn stratum(k: u32) -> Dice {
-    Dice::new((k / 6 + 1) as u8, (k % 6 + 1) as u8).expect("1..=6")
-}
-
-/// The stratified first two rolls of each trial.
-///
-/// Trial `i` of round `m = i / 36` rolls first `π(i mod 36)` and second
-/// `τ((ρ(first) + m) mod 36)`, with π, ρ and τ permutations of the 36
-/// ordered rolls drawn from the rollout's seed. Within a round both rolls
-/// run through all 36; over 36 rounds every pair comes once; and over
-/// seeds a trial's second roll is uniform whatever its first, so a
-/// rollout of any length is unbiased. The plain scheme it replaces (first
-/// `i mod 36`, second `(i / 36) mod 36`) gave every trial of a 36-trial
-/// rollout 1-1 for its second roll, and a 144-trial one only 1-1 to 1-4:
-/// a race's winning chance came out 0.256 against 0.354 without variance
-/// reduction (1296 trials: 0.354), and the training targets of
-/// `rollout_trials` (36 and 324 trials) were biased the same way.
-#[derive(Clone, Debug)]
-pub struct Strata {
-    first: [u8; 36],
-    rho: [u8; 36],
-    tau: [u8; 36],
-}
-
-impl Strata {
-    pub fn new(seed: u64) -> Strata {
-        use rand::SeedableRng;
-        use rand::seq::SliceRandom;
-        let mut rng =
-            rand::rngs::SmallRng::seed_from_u64(crate::seed::splitmix(seed ^ 0x5354_5241_5441));
-        let mut permutation = || {
-            let mut p: [u8; 36] = std::array::from_fn(|k| k as u8);
-            p.shuffle(&mut rng);
-            p
-        };
-        Strata {
-            first: permutation(),
-            rho: permutation(),
-            tau: permutation(),
-        }
-    }
-
-    fn first_index(&self, trial: u32) -> usize {
-        self.first[(trial % 36) as usize] as usize
-    }
-
-    /// Trial `trial`'s first roll.
-    pub fn first(&self, trial: u32) -> Dice {
-        stratum(self.first_index(trial) as u32)
-    }
-
-    fn second_index(&self, trial: u32) -> usize {
-        let round = (trial / 36) % 36;
-        let k = (self.rho[self.first_index(trial)] as u32 + round) % 36;
-        self.tau[k as usize] as usize
-    }
-
-    /// Trial `trial`'s second roll.
-    pub fn second(&self, trial: u32) -> Dice {
-        stratum(self.second_index(trial) as u32)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::collections::HashSet;
-
-    #[test]
-    fn each_round_sees_every_roll_once_and_1296_trials_every_pair() {
-        for seed in [1, 2, 99] {
-            let s = Strata::new(seed);
-            for round in 0..36 {
-                let trials = round * 36..(round + 1) * 36;
-                let firsts: HashSet<usize> = trials.clone().map(|i| s.first_index(i)).collect();
-                let seconds: HashSet<usize> = trials.map(|i| s.second_index(i)).collect();
-                assert_eq!((firsts.len(), seconds.len()), (36, 36), "round {round}");
-            }
-            let pairs: HashSet<(usize, usize)> = (0..1296)
-                .map(|i| (s.first_index(i), s.second_index(i)))
-                .collect();
-            assert_eq!(pairs.len(), 1296);
-        }
-    }
-
-    #[test]
-    fn short_rollouts_do_not_always_roll_the_same_second_roll() {
-        // The old scheme gave all 36 trials 1-1 as their second roll.
-        let s = Strata::new(7);
-        let small: usize = (0..36).filter(|&i| s.second_index(i) < 4).count();
-        assert!(small < 12, "{small} of 36 second rolls among 1-1..1-4");
-        assert_ne!(
-            (0..36)
-                .map(|i| Strata::new(1).second_index(i))
-                .collect::<Vec<_>>(),
-            (0..36)
-                .map(|i| Strata::new(2).second_index(i))
-                .collect::<Vec<_>>(),
-            "the seed draws the pairing"
-        );
-    }
 }

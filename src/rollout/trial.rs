@@ -62,7 +62,7 @@ impl<'a> Trial<'a> {
             searcher,
             settings: *settings,
             states: states.to_vec(),
-            strata: Strata::new(settings.seed),
+            strata: Strata::new(settings.seed, 6),
         }
     }
 
@@ -110,11 +110,12 @@ impl<'a> Trial<'a> {
                 return self.finish(&books, p, mine, values);
             }
             self.cube_actions(&pos, mine, &mut books);
-            let dice = match half_move {
+            let (a, b) = match half_move {
                 0 => self.strata.first(index),
                 1 => self.strata.second(index),
-                _ => Dice::new(rng.random_range(1..=6), rng.random_range(1..=6)).expect("1..=6"),
+                _ => (rng.random_range(1..=6), rng.random_range(1..=6)),
             };
+            let dice = Dice::new(a, b).expect("1..=6");
             let after = self.play_roll(&pos, dice, mine, &mut list, &mut books);
             if let Some(result) = GameResult::of_mover_win(&after) {
                 let values: [f64; MAX_STATES] = std::array::from_fn(|j| {
