@@ -1,7 +1,7 @@
 //! Everything that defines a training run. A config file in training/
 //! plus its seed reproduces a shipped network exactly (given the time).
 
-use super::win_window;
+use super::{run_folders, win_window};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -304,19 +304,19 @@ impl ExtraSet {
     /// Its folder of chunks, beside the main set's `positions/`.
     pub fn folder(&self) -> String {
         if self.rollout_trials > 0 {
-            let plan = self
-                .plan
-                .map_or(String::new(), |p| format!("-{}", p.name()));
-            let window = win_window::suffix(self.rollout_window);
-            return format!(
-                "rollouts-{}-{}-{}{plan}{window}",
-                self.seed, self.rollout_trials, self.rollouts_per_game
+            return run_folders::rollout_set(
+                self.seed,
+                self.rollout_trials,
+                self.rollouts_per_game,
+                self.plan.map(|p| p.name()),
+                self.rollout_window,
             );
         }
-        let only = if self.race_only { "-race" } else { "" };
-        format!(
-            "positions-{}-{}-{}{only}",
-            self.seed, self.target_ply, self.target_prune
+        run_folders::search_set(
+            self.seed,
+            self.target_ply,
+            self.target_prune,
+            self.race_only,
         )
     }
 }

@@ -18,6 +18,7 @@ pub mod dev_set;
 pub mod distill;
 pub mod learner;
 pub mod rollout_targets;
+pub mod run_folders;
 pub mod selfplay;
 pub mod siblings;
 pub(crate) mod win_window;

@@ -6,8 +6,8 @@ use super::chunk_file::{create_dir, read_chunk, write_chunk};
 use crate::eval::{Evaluator, NetKind};
 use crate::seed::splitmix;
 use crate::train::selfplay::Sample;
-use crate::train::win_window;
 use crate::train::{RolloutPick, TrainError};
+use crate::train::{run_folders, win_window};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::path::Path;
@@ -24,7 +24,7 @@ pub(super) fn with_race_rollouts(
     let (race, mut rest): (Vec<Sample>, Vec<Sample>) =
         chunk.into_iter().partition(|s| s.kind == NetKind::Race);
     let rollouts = Rollouts {
-        dir: out_dir.join(format!("race-rollouts-{}", cfg.race_rollout_trials)),
+        dir: out_dir.join(run_folders::race_rollouts(cfg.race_rollout_trials)),
         trials: cfg.race_rollout_trials,
         seed: splitmix(cfg.seed ^ splitmix(c.wrapping_add(3 << 41))),
         what: "race positions",
@@ -54,16 +54,12 @@ pub(super) fn with_contact_rollouts(
         ),
     };
     let picked: Vec<Sample> = chosen.iter().map(|&i| chunk[i]).collect();
-    // Another window or another way of picking chooses other positions:
-    // another cache.
-    let mut drawn_from = win_window::suffix(window);
-    if cfg.contact_rollout_pick == RolloutPick::Disagreement {
-        drawn_from += "-disagreement";
-    }
     let rollouts = Rollouts {
-        dir: out_dir.join(format!(
-            "contact-rollouts-{}-{}{drawn_from}",
-            cfg.contact_rollout_trials, cfg.contact_rollouts_per_chunk
+        dir: out_dir.join(run_folders::contact_rollouts(
+            cfg.contact_rollout_trials,
+            cfg.contact_rollouts_per_chunk,
+            window,
+            cfg.contact_rollout_pick == RolloutPick::Disagreement,
         )),
         trials: cfg.contact_rollout_trials,
         seed: splitmix(seed),
@@ -90,12 +86,12 @@ pub(super) fn siblings_of(
     let (chosen, seed) = draw_contact(chunk, c, 7, cfg.siblings_per_chunk, None, cfg);
     let k = chosen.len();
     let origins: Vec<Sample> = chosen.iter().map(|&i| chunk[i]).collect();
-    let dir = out_dir.join(format!(
-        "siblings-{}-{}",
-        cfg.sibling_moves, cfg.siblings_per_chunk
+    let dir = out_dir.join(run_folders::siblings(
+        cfg.sibling_moves,
+        cfg.siblings_per_chunk,
     ));
     create_dir(&dir)?;
-    let path = dir.join(format!("{c:05}.bin"));
+    let path = dir.join(run_folders::chunk_file(c));
     if path.exists() {
         let mut cached = read_chunk(&path)?;
         if cached.len() < k
@@ -213,7 +209,7 @@ impl Rollouts {
         teacher: &Evaluator,
     ) -> Result<Vec<Sample>, TrainError> {
         create_dir(&self.dir)?;
-        let path = self.dir.join(format!("{c:05}.bin"));
+        let path = self.dir.join(run_folders::chunk_file(c));
         if path.exists() {
             let rolled = read_chunk(&path)?;
             if rolled.len() != samples.len()

@@ -18,13 +18,10 @@
 use super::chunk_file::{create_dir, decode_chunk, read_chunk, write_chunk};
 use super::teacher_set::{RunSet, sets_of_run};
 use crate::eval::{Evaluator, Model};
-use crate::train::{TrainConfig, TrainError};
+use crate::train::{TrainConfig, TrainError, run_folders};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-
-/// The folder of a shared directory that holds the shards' chunks.
-pub const CHUNKS_FOLDER: &str = "chunks";
 
 /// The version of the naming scheme, part of every name: a change to how
 /// chunks are played or written must change it.
@@ -136,7 +133,7 @@ pub fn play_shard(
 ) -> Result<ShardDone, TrainError> {
     check_shard(index, count)?;
     let plan = Plan::new(cfg, dir)?;
-    let folder = dir.join(CHUNKS_FOLDER);
+    let folder = dir.join(run_folders::SHARD_CHUNKS);
     create_dir(&folder)?;
     let mine: Vec<&Unit> = plan.shard(index, count).collect();
     let bar = crate::progress::bar(
@@ -190,7 +187,7 @@ pub fn merge_shards(
 ) -> Result<MergeDone, TrainError> {
     check_shard(0, count)?;
     let plan = Plan::new(cfg, out)?;
-    let folder = dir.join(CHUNKS_FOLDER);
+    let folder = dir.join(run_folders::SHARD_CHUNKS);
     let mut unfinished: Vec<u64> = plan
         .units
         .iter()

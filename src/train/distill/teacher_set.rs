@@ -6,7 +6,7 @@ use crate::eval::Evaluator;
 use crate::seed::splitmix;
 use crate::train::rollout_targets::{self, RolloutTargets};
 use crate::train::selfplay::{Sample, TargetSearch, play_games};
-use crate::train::{TrainConfig, TrainError};
+use crate::train::{TrainConfig, TrainError, run_folders};
 
 /// Teacher games played from one seed, with one way of finding the
 /// targets, `games_per_step` to a chunk file in `dir`.
@@ -47,7 +47,7 @@ pub(super) struct RunSet {
 pub(super) fn sets_of_run(out_dir: &std::path::Path, cfg: &TrainConfig) -> Vec<RunSet> {
     let main = RunSet {
         set: TeacherSet {
-            dir: out_dir.join("positions"),
+            dir: out_dir.join(run_folders::MAIN_SET),
             seed: cfg.seed,
             games: cfg.games,
             targets: SetTargets::Search(cfg.target_search()),
@@ -81,7 +81,7 @@ impl TeacherSet {
     }
 
     pub(super) fn path(&self, c: u64) -> std::path::PathBuf {
-        self.dir.join(format!("{c:05}.bin"))
+        self.dir.join(run_folders::chunk_file(c))
     }
 
     /// Whether chunk `c` is on disk already (reading it back takes a
