@@ -17,6 +17,7 @@ pub mod dense_adam;
 pub mod dev_set;
 pub mod distill;
 pub mod learner;
+pub mod plan;
 pub mod rollout_targets;
 pub mod run_folders;
 pub mod selfplay;
@@ -277,9 +278,12 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
     let cfg = state.config.clone();
     learners.drop_features(&cfg.drop_features);
     learners.export(&mut state.model);
-    if let Some(teacher) = &cfg.distill_teacher {
-        return distill::run(opts, teacher, state, learners, dev.as_ref());
-    }
+    let plan = match cfg.plan() {
+        plan::TrainPlan::Distill(plan) => {
+            return distill::run(opts, &plan, state, learners, dev.as_ref());
+        }
+        plan::TrainPlan::SelfPlay(plan) => plan,
+    };
     let bar = progress_bar(opts.progress, cfg.games, state.games_played, Steps::Games);
     let started = Instant::now();
     let base_seconds = state.seconds;
@@ -295,7 +299,7 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             Some(samples) => samples,
             None => {
                 let player = Evaluator::new(state.pending.as_ref().unwrap_or(&state.model).clone());
-                play_step(&cfg, &player, games, step_seed)
+                play_step(&plan, &player, games, step_seed)
             }
         };
         let t1 = Instant::now();
@@ -311,14 +315,14 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
         // With overlap_play, the next step's games are always the weights'
         // from before this learning, whether played now or (on a resume,
         // or past a larger --games) later.
-        let before_learning = cfg.overlap_play.then(|| state.model.clone());
+        let before_learning = plan.overlap_play.then(|| state.model.clone());
         let loss = match &before_learning {
             Some(model) if next_games > 0 => {
                 let player = Evaluator::new(model.clone());
                 let next_seed = seed_of_step(&cfg, state.step + 1);
                 let (loss, next) = rayon::join(
                     || learners.train(&samples, pass, step_seed),
-                    || play_step(&cfg, &player, next_games, next_seed),
+                    || play_step(&plan, &player, next_games, next_seed),
                 );
                 ahead = Some(next);
                 loss
@@ -380,26 +384,20 @@ fn seed_of_step(cfg: &TrainConfig, step: u64) -> u64 {
     splitmix(cfg.seed ^ splitmix(step.wrapping_add(1 << 40)))
 }
 
-/// One self-play step's games by `player`, with the config's targets.
+/// One self-play step's games by `player`, with the plan's targets.
 fn play_step(
-    cfg: &TrainConfig,
+    plan: &plan::SelfPlayPlan,
     player: &Evaluator,
     games: u64,
     seed: u64,
 ) -> Vec<selfplay::Sample> {
-    let policy = cfg.move_policy();
-    if cfg.rollout_trials > 0 {
-        let how = rollout_targets::RolloutTargets {
-            trials: cfg.rollout_trials,
-            per_game: cfg.rollouts_per_game,
-            hard_weight: cfg.hard_plan_weight,
-            plan: None,
-            window: None,
-            policy,
-        };
-        rollout_targets::play_games(player, games, seed, &how)
-    } else {
-        selfplay::play_games(player, games, seed, cfg.lambda, policy, cfg.target_search())
+    match &plan.targets {
+        plan::SelfPlayTargets::Rollouts(how) => {
+            rollout_targets::play_games(player, games, seed, how)
+        }
+        plan::SelfPlayTargets::Returns { lambda, search } => {
+            selfplay::play_games(player, games, seed, *lambda, plan.policy, *search)
+        }
     }
 }
 

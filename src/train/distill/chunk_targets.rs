@@ -5,6 +5,7 @@
 use super::chunk_file::{create_dir, read_chunk, write_chunk};
 use crate::eval::{Evaluator, NetKind};
 use crate::seed::splitmix;
+use crate::train::plan::{ContactRollouts, RaceRollouts, Siblings};
 use crate::train::selfplay::Sample;
 use crate::train::{RolloutPick, TrainError};
 use crate::train::{run_folders, win_window};
@@ -19,14 +20,14 @@ pub(super) fn with_race_rollouts(
     out_dir: &Path,
     c: u64,
     teacher: &Evaluator,
-    cfg: &crate::train::TrainConfig,
+    how: &RaceRollouts,
 ) -> Result<Vec<Sample>, TrainError> {
     let (race, mut rest): (Vec<Sample>, Vec<Sample>) =
         chunk.into_iter().partition(|s| s.kind == NetKind::Race);
     let rollouts = Rollouts {
-        dir: out_dir.join(run_folders::race_rollouts(cfg.race_rollout_trials)),
-        trials: cfg.race_rollout_trials,
-        seed: splitmix(cfg.seed ^ splitmix(c.wrapping_add(3 << 41))),
+        dir: out_dir.join(run_folders::race_rollouts(how.trials)),
+        trials: how.trials,
+        seed: splitmix(how.seed ^ splitmix(c.wrapping_add(3 << 41))),
         what: "race positions",
     };
     rest.extend(rollouts.of(&race, c, teacher)?);
@@ -42,26 +43,26 @@ pub(super) fn with_contact_rollouts(
     out_dir: &Path,
     c: u64,
     teacher: &Evaluator,
-    cfg: &crate::train::TrainConfig,
+    how: &ContactRollouts,
 ) -> Result<(Vec<Sample>, Vec<usize>), TrainError> {
-    let window = cfg.contact_rollout_window;
-    let k = cfg.contact_rollouts_per_chunk;
-    let (chosen, seed) = match cfg.contact_rollout_pick {
-        RolloutPick::Random => draw_contact(&chunk, c, 5, k, window, cfg),
+    let window = how.window;
+    let k = how.per_chunk;
+    let (chosen, seed) = match how.pick {
+        RolloutPick::Random => draw_contact(&chunk, c, 5, k, window, how.seed),
         RolloutPick::Disagreement => (
             most_disagreeing(&chunk, k, window, teacher),
-            contact_seed(c, 5, cfg),
+            contact_seed(c, 5, how.seed),
         ),
     };
     let picked: Vec<Sample> = chosen.iter().map(|&i| chunk[i]).collect();
     let rollouts = Rollouts {
         dir: out_dir.join(run_folders::contact_rollouts(
-            cfg.contact_rollout_trials,
-            cfg.contact_rollouts_per_chunk,
+            how.trials,
+            how.per_chunk,
             window,
-            cfg.contact_rollout_pick == RolloutPick::Disagreement,
+            how.pick == RolloutPick::Disagreement,
         )),
-        trials: cfg.contact_rollout_trials,
+        trials: how.trials,
         seed: splitmix(seed),
         what: "chosen contact positions",
     };
@@ -81,15 +82,12 @@ pub(super) fn siblings_of(
     out_dir: &Path,
     c: u64,
     teacher: &Evaluator,
-    cfg: &crate::train::TrainConfig,
+    how: &Siblings,
 ) -> Result<Vec<Sample>, TrainError> {
-    let (chosen, seed) = draw_contact(chunk, c, 7, cfg.siblings_per_chunk, None, cfg);
+    let (chosen, seed) = draw_contact(chunk, c, 7, how.per_chunk, None, how.seed);
     let k = chosen.len();
     let origins: Vec<Sample> = chosen.iter().map(|&i| chunk[i]).collect();
-    let dir = out_dir.join(run_folders::siblings(
-        cfg.sibling_moves,
-        cfg.siblings_per_chunk,
-    ));
+    let dir = out_dir.join(run_folders::siblings(how.moves, how.per_chunk));
     create_dir(&dir)?;
     let path = dir.join(run_folders::chunk_file(c));
     if path.exists() {
@@ -110,8 +108,8 @@ pub(super) fn siblings_of(
     let sibs = crate::train::siblings::siblings(
         teacher,
         &origins,
-        cfg.sibling_moves as usize,
-        cfg.target_search(),
+        how.moves as usize,
+        how.search,
         splitmix(seed),
     );
     let mut file = origins;
@@ -121,7 +119,7 @@ pub(super) fn siblings_of(
 }
 
 /// Up to `k` of `chunk`'s contact positions (number `c`), with a win
-/// chance in `window` where one is given, drawn by the config's seed
+/// chance in `window` where one is given, drawn by the run's `seed`
 /// salted by `salt` (one salt per use, so that the draws are
 /// independent): their indices, ascending, and the draw's seed.
 fn draw_contact(
@@ -130,10 +128,10 @@ fn draw_contact(
     salt: u64,
     k: u32,
     window: Option<[f32; 2]>,
-    cfg: &crate::train::TrainConfig,
+    seed: u64,
 ) -> (Vec<usize>, u64) {
     let contact = eligible_contact(chunk, window);
-    let seed = contact_seed(c, salt, cfg);
+    let seed = contact_seed(c, salt, seed);
     let mut rng = SmallRng::seed_from_u64(seed);
     let k = (k as usize).min(contact.len());
     let mut chosen: Vec<usize> = rand::seq::index::sample(&mut rng, contact.len(), k)
@@ -156,8 +154,8 @@ fn eligible_contact(chunk: &[Sample], window: Option<[f32; 2]>) -> Vec<usize> {
 }
 
 /// The seed of chunk `c`'s draw for the use `salt`.
-fn contact_seed(c: u64, salt: u64, cfg: &crate::train::TrainConfig) -> u64 {
-    splitmix(cfg.seed ^ splitmix(c.wrapping_add(salt << 41)))
+fn contact_seed(c: u64, salt: u64, seed: u64) -> u64 {
+    splitmix(seed ^ splitmix(c.wrapping_add(salt << 41)))
 }
 
 /// Up to `k` of `chunk`'s eligible contact positions ([`eligible_contact`])
@@ -240,6 +238,25 @@ mod tests {
     use crate::eval::game_plan::GamePlan;
     use crate::train::selfplay::{MovePolicy, TargetSearch, play_games};
 
+    /// The parts of a distillation's plan that these functions take.
+    fn distill(cfg: &crate::train::TrainConfig) -> crate::train::plan::DistillPlan {
+        match cfg.plan() {
+            crate::train::plan::TrainPlan::Distill(plan) => plan,
+            other => panic!("not a distillation: {other:?}"),
+        }
+    }
+
+    fn race_part(cfg: &crate::train::TrainConfig) -> RaceRollouts {
+        distill(cfg).race_rollouts.expect("race rollouts")
+    }
+
+    fn contact_part(cfg: &crate::train::TrainConfig) -> ContactRollouts {
+        distill(cfg).contact_rollouts.expect("contact rollouts")
+    }
+
+    fn siblings_part(cfg: &crate::train::TrainConfig) -> Siblings {
+        distill(cfg).siblings.expect("siblings")
+    }
     #[test]
     fn race_rollouts_are_cached_beside_the_positions_and_checked_against_them() {
         let eval = Evaluator::new(Model::random(16, 8, 21));
@@ -263,7 +280,7 @@ mod tests {
         };
         cfg.validate().unwrap();
         let dir = std::env::temp_dir().join(format!("kotra-race-rollouts-{}", std::process::id()));
-        let first = with_race_rollouts(chunk.clone(), &dir, 4, &eval, &cfg).unwrap();
+        let first = with_race_rollouts(chunk.clone(), &dir, 4, &eval, &race_part(&cfg)).unwrap();
         assert_eq!(first.len(), chunk.len());
         let rolled: Vec<&Sample> = first.iter().filter(|s| s.kind == NetKind::Race).collect();
         assert_eq!(rolled.len(), race);
@@ -277,7 +294,7 @@ mod tests {
                 .any(|c| c.position == s.position && c.target != s.target)),
             "the targets are the rollouts', not the search's"
         );
-        let again = with_race_rollouts(chunk.clone(), &dir, 4, &eval, &cfg).unwrap();
+        let again = with_race_rollouts(chunk.clone(), &dir, 4, &eval, &race_part(&cfg)).unwrap();
         assert!(
             first
                 .iter()
@@ -286,7 +303,7 @@ mod tests {
         );
         // Another chunk's positions under this chunk's cache are refused.
         chunk.retain(|s| s.kind != NetKind::Race || s.position != rolled[0].position);
-        let err = with_race_rollouts(chunk, &dir, 4, &eval, &cfg)
+        let err = with_race_rollouts(chunk, &dir, 4, &eval, &race_part(&cfg))
             .unwrap_err()
             .to_string();
         assert!(err.contains("not the chunk's race positions"), "{err}");
@@ -317,7 +334,8 @@ mod tests {
         };
         cfg.validate().unwrap();
         let dir = std::env::temp_dir().join(format!("kotra-window-{}", std::process::id()));
-        let (_, chosen) = with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &cfg).unwrap();
+        let (_, chosen) =
+            with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &contact_part(&cfg)).unwrap();
         assert_eq!(chosen.len(), 4);
         for &i in &chosen {
             let w = chunk[i].target.win();
@@ -352,7 +370,8 @@ mod tests {
         };
         cfg.validate().unwrap();
         let dir = std::env::temp_dir().join(format!("kotra-disagree-{}", std::process::id()));
-        let (rolled, chosen) = with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &cfg).unwrap();
+        let (rolled, chosen) =
+            with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &contact_part(&cfg)).unwrap();
         assert_eq!(chosen.len(), 5);
         assert!(chosen.windows(2).all(|w| w[0] < w[1]));
         // Every contact position left out is no further apart than every
@@ -376,7 +395,8 @@ mod tests {
             contact_rollout_pick: RolloutPick::Random,
             ..cfg.clone()
         };
-        let (_, drawn) = with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &random).unwrap();
+        let (_, drawn) =
+            with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &contact_part(&random)).unwrap();
         assert_ne!(drawn, chosen);
         assert_eq!(
             cache_folders(&dir),
@@ -397,7 +417,7 @@ mod tests {
         // Two chunks of an earlier run's cache, written out of order, and
         // a file that is not a chunk.
         for c in [3, 1] {
-            with_contact_rollouts(chunk.clone(), &dir, c, &eval, &cfg).unwrap();
+            with_contact_rollouts(chunk.clone(), &dir, c, &eval, &contact_part(&cfg)).unwrap();
         }
         let bank = dir.join("contact-rollouts-4-3");
         std::fs::write(bank.join("notes.txt"), "not a chunk").unwrap();
@@ -504,7 +524,8 @@ mod tests {
         cfg.validate().unwrap();
         let dir =
             std::env::temp_dir().join(format!("kotra-contact-rollouts-{}", std::process::id()));
-        let (first, chosen) = with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &cfg).unwrap();
+        let (first, chosen) =
+            with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &contact_part(&cfg)).unwrap();
         assert_eq!(first.len(), chunk.len());
         assert_eq!(chosen.len(), 5);
         assert!(chosen.windows(2).all(|w| w[0] < w[1]));
@@ -555,7 +576,8 @@ mod tests {
             first.iter().filter(|s| s.kind != NetKind::Race).count()
         );
         // Read back, not rolled again: the same targets.
-        let (again, same) = with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &cfg).unwrap();
+        let (again, same) =
+            with_contact_rollouts(chunk.clone(), &dir, 2, &eval, &contact_part(&cfg)).unwrap();
         assert_eq!(same, chosen);
         assert!(again.iter().zip(&first).all(|(a, b)| a.target == b.target));
         // Another draw of positions (another seed) under this cache is refused.
@@ -563,7 +585,7 @@ mod tests {
             seed: 2,
             ..cfg.clone()
         };
-        let err = with_contact_rollouts(chunk, &dir, 2, &eval, &other)
+        let err = with_contact_rollouts(chunk, &dir, 2, &eval, &contact_part(&other))
             .unwrap_err()
             .to_string();
         assert!(
@@ -603,11 +625,11 @@ mod tests {
         };
         cfg.validate().unwrap();
         let dir = std::env::temp_dir().join(format!("kotra-siblings-{}", std::process::id()));
-        let first = siblings_of(&chunk, &dir, 3, &eval, &cfg).unwrap();
+        let first = siblings_of(&chunk, &dir, 3, &eval, &siblings_part(&cfg)).unwrap();
         assert!(!first.is_empty() && first.len() <= 12, "{}", first.len());
         assert!(first.iter().all(|s| s.kind != NetKind::Race));
         // Read back, not searched again.
-        let again = siblings_of(&chunk, &dir, 3, &eval, &cfg).unwrap();
+        let again = siblings_of(&chunk, &dir, 3, &eval, &siblings_part(&cfg)).unwrap();
         assert!(
             again
                 .iter()
@@ -620,7 +642,7 @@ mod tests {
             seed: 2,
             ..cfg.clone()
         };
-        let err = siblings_of(&chunk, &dir, 3, &eval, &other)
+        let err = siblings_of(&chunk, &dir, 3, &eval, &siblings_part(&other))
             .unwrap_err()
             .to_string();
         assert!(err.contains("drawn sibling origins"), "{err}");

@@ -26,13 +26,13 @@
 use super::checkpoint::Checkpoint;
 use super::dev_set::DevSet;
 use super::learner::{AdamPass, Learners};
+use super::plan::DistillPlan;
 use super::selfplay::Sample;
 use super::{Steps, TrainError, TrainOptions, measure, progress_bar};
 use crate::backgammon::Position;
 use crate::eval::game_plan::GamePlan;
 use crate::eval::{Evaluator, Model, NetKind, contact_net};
 use crate::seed::splitmix;
-use std::path::Path;
 use std::time::Instant;
 
 mod chunk_file;
@@ -67,7 +67,7 @@ pub fn refined_student(init: &Model, crashed_net: bool) -> Model {
 /// Runs (or continues) a distillation run whose checkpoint is `state`.
 pub(super) fn run(
     opts: &TrainOptions,
-    teacher_path: &Path,
+    plan: &DistillPlan,
     mut state: Checkpoint,
     mut learners: Learners,
     dev: Option<&DevSet>,
@@ -81,7 +81,7 @@ pub(super) fn run(
     // Wall time counts the teacher's games played in this session too.
     let started = Instant::now();
     let base_seconds = state.seconds;
-    let (samples, distinct) = positions(opts, teacher_path, &cfg)?;
+    let (samples, distinct) = positions(opts, plan, &cfg)?;
     state.games_played = cfg.games;
     state.model.meta.games_trained = state.prior_games + cfg.games;
     let epochs = cfg.epochs as u64;
@@ -133,10 +133,10 @@ pub(super) fn run(
 /// chunks get their rollouts and siblings; then come the `extra_sets`.
 fn positions(
     opts: &TrainOptions,
-    teacher_path: &Path,
+    plan: &DistillPlan,
     cfg: &super::TrainConfig,
 ) -> Result<(Vec<Sample>, usize), TrainError> {
-    let teacher = Evaluator::new(Model::load(teacher_path)?);
+    let teacher = Evaluator::new(Model::load(&plan.teacher)?);
     let mut sets = sets_of_run(&opts.out_dir, cfg).into_iter();
     let main_set = sets.next().expect("a run has its main set").set;
     let extra_sets: Vec<(TeacherSet, usize, Option<Evaluator>)> = sets
@@ -163,20 +163,17 @@ fn positions(
     for c in 0..main_set.chunks(cfg) {
         let fresh = !main_set.is_played(c);
         let chunk = main_set.chunk(c, &teacher, cfg)?;
-        let chunk = if cfg.race_rollout_trials > 0 {
-            with_race_rollouts(chunk, &opts.out_dir, c, &teacher, cfg)?
-        } else {
-            chunk
+        let chunk = match &plan.race_rollouts {
+            Some(how) => with_race_rollouts(chunk, &opts.out_dir, c, &teacher, how)?,
+            None => chunk,
         };
-        let (chunk, rolled) = if cfg.contact_rollout_trials > 0 {
-            with_contact_rollouts(chunk, &opts.out_dir, c, &teacher, cfg)?
-        } else {
-            (chunk, Vec::new())
+        let (chunk, rolled) = match &plan.contact_rollouts {
+            Some(how) => with_contact_rollouts(chunk, &opts.out_dir, c, &teacher, how)?,
+            None => (chunk, Vec::new()),
         };
-        let siblings = if cfg.sibling_moves > 0 {
-            siblings_of(&chunk, &opts.out_dir, c, &teacher, cfg)?
-        } else {
-            Vec::new()
+        let siblings = match &plan.siblings {
+            Some(how) => siblings_of(&chunk, &opts.out_dir, c, &teacher, how)?,
+            None => Vec::new(),
         };
         distinct += add_trained(&mut all, chunk, &rolled, 1, cfg);
         distinct += add_trained(&mut all, siblings, &[], 1, cfg);
