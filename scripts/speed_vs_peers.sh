@@ -8,8 +8,10 @@
 #     an iteration is about a thousand evaluations) beside
 #     `kotra-ai bench eval` (contact network evaluations a second);
 #   - 2-ply analysis: gnubg over dev-set decisions
-#     (scripts/gnubg_analysis_time.py) beside `kotra-ai bench analyze`.
-# gnubg's 0-ply rollouts beside `kotra-ai bench rollout` are not in it yet.
+#     (scripts/gnubg_analysis_time.py) beside `kotra-ai bench analyze`;
+#   - 0-ply rollouts of the opening position, one thread, without and with
+#     each tool's own variance reduction: gnubg's (quasi-random dice,
+#     scripts/gnubg_rollout_time.py) beside `kotra-ai bench rollout`.
 #
 #   scripts/speed_vs_peers.sh WILDBG_CHECKOUT [ROUNDS] [SECONDS]
 #
@@ -22,6 +24,9 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 wildbg="${1:?usage: scripts/speed_vs_peers.sh WILDBG_CHECKOUT [ROUNDS] [SECONDS]}"
 rounds="${2:-2}"
 seconds="${3:-5}"
+# Trials of each rollout (gnubg's with variance reduction take about half
+# a minute at 324).
+rollout_trials="${ROLLOUT_TRIALS:-324}"
 gnubg="${GNUBG:-/usr/games/gnubg}"
 [ -d "$wildbg/crates/benchmarks/resources" ] || { echo "no wildbg checkout at $wildbg" >&2; exit 2; }
 [ -x "$gnubg" ] || { echo "gnubg not found at $gnubg (apt-get install -y gnubg)" >&2; exit 2; }
@@ -80,6 +85,14 @@ for round in $(seq 1 "$rounds"); do
   wild[analyze]+="$(awk '$1 == "moves" { print $2 }' "$work/gnubg-analysis.txt") "
   (cd "$here" && "$kotra" bench analyze --ply 2 --positions 300 >"$work/kotra-analysis.txt")
   kotra[analyze]+="$(awk '$1 == "moves" { print $2 }' "$work/kotra-analysis.txt") "
+  (cd "$here" && "$gnubg" -t -q -r -p scripts/gnubg_rollout_time.py "$rollout_trials" \
+    >"$work/gnubg-rollout.txt" 2>/dev/null)
+  RAYON_NUM_THREADS=1 "$kotra" bench rollout --trials "$rollout_trials" >"$work/kotra-rollout.txt"
+  for kind in plain luck; do
+    wild[rollout-$kind]+="$(awk -v k="$kind" '$1 == k { print $2 }' "$work/gnubg-rollout.txt") "
+  done
+  kotra[rollout-plain]+="$(awk '/^without luck adjustment/ { print $4 }' "$work/kotra-rollout.txt") "
+  kotra[rollout-luck]+="$(awk '/^with luck adjustment/ { print $4 }' "$work/kotra-rollout.txt") "
 done
 
 # Medians over the rounds, and the ratios.
@@ -97,6 +110,13 @@ printf '%-28s %12.0f/s %12.0f/s %11.2fx\n' "evaluations (gnubg)" "$w" "$k" "$(py
 w=$(median "${wild[analyze]}"); k=$(median "${kotra[analyze]}")
 printf '%-28s %11.2f ms %11.2f ms %11.2fx\n' "2-ply decision, median (gnubg)" "$w" "$k" \
   "$(python3 -c "print($w / $k)")"
+for kind in plain luck; do
+  w=$(median "${wild[rollout-$kind]}"); k=$(median "${kotra[rollout-$kind]}")
+  printf '%-28s %12.1f/s %12.1f/s %11.2fx\n' "0-ply rollout, $kind (gnubg)" "$w" "$k" \
+    "$(python3 -c "print($k / $w)")"
+done
 echo "(movegen: ns per (position, roll), one thread; evaluations: gnubg calibrate's static"
 echo " evaluations a second against kotra-ai's contact network, one thread; 2-ply: median ms"
-echo " per dev-set checker decision, gnubg with its own thread setting, kotra-ai on $(nproc) threads)"
+echo " per dev-set checker decision, gnubg with its own thread setting, kotra-ai on $(nproc) threads;"
+echo " rollouts: games a second of the opening position's 0-ply rollout, one thread, \"luck\" with each"
+echo " tool's own variance reduction)"
