@@ -190,4 +190,22 @@ mod tests {
             })
         ));
     }
+
+    #[test]
+    fn overlap_play_is_for_self_play_alone() {
+        let overlapped = config(r#"{"overlap_play": true}"#).plan();
+        assert!(matches!(
+            overlapped,
+            TrainPlan::SelfPlay(SelfPlayPlan {
+                overlap_play: true,
+                ..
+            })
+        ));
+        let cfg: TrainConfig = serde_json::from_str(
+            r#"{"overlap_play": true, "distill_teacher": "t.net", "target_ply": 1}"#,
+        )
+        .unwrap();
+        let err = cfg.validate().unwrap_err().to_string();
+        assert!(err.contains("overlap_play is for self-play runs"), "{err}");
+    }
 }
