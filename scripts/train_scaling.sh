@@ -29,6 +29,7 @@ games=${2:-8000}
 learner=${3:-parallel}
 overlap=${4:-false}
 kotra="$repo/target/release/kotra-ai"
+[ -x /usr/bin/time ] || { echo "needs GNU time at /usr/bin/time (apt-get install -y time)" >&2; exit 2; }
 (cd "$repo" && cargo build --release --quiet)
 work=$(mktemp -d /tmp/kotra-scaling.XXXXXX)
 trap 'rm -rf "$work"' EXIT
