@@ -98,7 +98,7 @@ impl CubefulBearoff {
     }
 
     fn to_bytes(&self) -> Vec<u8> {
-        table_bytes(&self.equity)
+        table_bytes(self.equity.as_flattened())
     }
 
     /// The table from a whole cache file (frame and payload), if sound.

@@ -170,12 +170,10 @@ pub fn pair_index(pos: &Position) -> Option<usize> {
     Some(me * BOARDS + them)
 }
 
-/// A table over pairs as a cache payload, f32 by f32 (little-endian).
-pub(crate) fn table_bytes<const K: usize>(table: &[[f32; K]]) -> Vec<u8> {
-    table
-        .iter()
-        .flat_map(|row| row.iter().flat_map(|v| v.to_le_bytes()))
-        .collect()
+/// A table's values as a cache payload, f32 by f32 (little-endian); a
+/// table of K values a pair passes them flattened, row by row.
+pub(crate) fn table_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
 }
 
 /// A table over pairs from a cache payload, if it has the length and
@@ -229,8 +227,7 @@ impl TwoSidedDb {
     }
 
     fn to_bytes(&self) -> Vec<u8> {
-        let rows: Vec<[f32; 1]> = self.win.iter().map(|&w| [w]).collect();
-        table_bytes(&rows)
+        table_bytes(&self.win)
     }
 
     /// The table from a whole cache file (frame and payload), if sound.

@@ -395,9 +395,11 @@ fn play_step(
         plan::SelfPlayTargets::Rollouts(how) => {
             rollout_targets::play_games(player, games, seed, how)
         }
-        plan::SelfPlayTargets::Returns { lambda, search } => {
-            selfplay::play_games(player, games, seed, *lambda, plan.policy, *search)
-        }
+        plan::SelfPlayTargets::Returns {
+            lambda,
+            search,
+            policy,
+        } => selfplay::play_games(player, games, seed, *lambda, *policy, *search),
     }
 }
 

@@ -24,17 +24,21 @@ pub enum TrainPlan {
 /// A self-play run's steps.
 #[derive(Clone, Debug)]
 pub struct SelfPlayPlan {
-    pub policy: MovePolicy,
     pub targets: SelfPlayTargets,
     /// Each step's games played during the step before's learning.
     pub overlap_play: bool,
 }
 
-/// What a self-play position learns towards.
+/// What a self-play position learns towards, each with the games' move
+/// policy (rollout targets carry theirs inside).
 #[derive(Clone, Debug)]
 pub enum SelfPlayTargets {
     /// Its λ-return, replaced by a search's value where `search.ply` > 0.
-    Returns { lambda: f32, search: TargetSearch },
+    Returns {
+        lambda: f32,
+        search: TargetSearch,
+        policy: MovePolicy,
+    },
     /// Rollouts of a few positions of each game.
     Rollouts(RolloutTargets),
 }
@@ -96,10 +100,10 @@ impl TrainConfig {
                 SelfPlayTargets::Returns {
                     lambda: self.lambda,
                     search: self.target_search(),
+                    policy: self.move_policy(),
                 }
             };
             return TrainPlan::SelfPlay(SelfPlayPlan {
-                policy: self.move_policy(),
                 targets,
                 overlap_play: self.overlap_play,
             });
@@ -143,10 +147,16 @@ mod tests {
         let TrainPlan::SelfPlay(sp) = td else {
             panic!("{td:?}")
         };
-        assert_eq!(sp.policy.exploration, 0.1);
-        assert!(
-            matches!(sp.targets, SelfPlayTargets::Returns { lambda, search } if lambda == 0.5 && search.ply == 0)
-        );
+        let SelfPlayTargets::Returns {
+            lambda,
+            search,
+            policy,
+        } = sp.targets
+        else {
+            panic!("{:?}", sp.targets)
+        };
+        assert_eq!(policy.exploration, 0.1);
+        assert!(lambda == 0.5 && search.ply == 0);
         let rolled = config(r#"{"rollout_trials": 36, "rollouts_per_game": 2}"#).plan();
         assert!(matches!(
             rolled,

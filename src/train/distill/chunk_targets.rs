@@ -257,6 +257,7 @@ mod tests {
     fn siblings_part(cfg: &crate::train::TrainConfig) -> Siblings {
         distill(cfg).siblings.expect("siblings")
     }
+
     #[test]
     fn race_rollouts_are_cached_beside_the_positions_and_checked_against_them() {
         let eval = Evaluator::new(Model::random(16, 8, 21));
