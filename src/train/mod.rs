@@ -236,26 +236,27 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
                 cfg.games,
                 cfg.seed
             )
-        } else if cfg.rollout_trials > 0 {
-            format!(
-                "kotra-ai self-play with {}-trial rollout targets, config seed {}",
-                cfg.rollout_trials, cfg.seed
-            )
-        } else if cfg.target_ply > 0 {
-            format!(
-                "kotra-ai self-play with {}-ply search targets, config seed {}",
-                cfg.target_ply, cfg.seed
-            )
         } else {
+            // Every self-play method can overlap its steps.
             let overlap = if cfg.overlap_play {
                 ", each step's games played during the step before's learning"
             } else {
                 ""
             };
-            format!(
-                "kotra-ai TD(λ) self-play{overlap}, config seed {}",
-                cfg.seed
-            )
+            let method = if cfg.rollout_trials > 0 {
+                format!(
+                    "kotra-ai self-play with {}-trial rollout targets",
+                    cfg.rollout_trials
+                )
+            } else if cfg.target_ply > 0 {
+                format!(
+                    "kotra-ai self-play with {}-ply search targets",
+                    cfg.target_ply
+                )
+            } else {
+                "kotra-ai TD(λ) self-play".to_string()
+            };
+            format!("{method}{overlap}, config seed {}", cfg.seed)
         };
         let learners = Learners::new(&model, cfg.learner);
         let c = Checkpoint {
