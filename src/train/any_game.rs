@@ -10,8 +10,9 @@ use crate::eval::game_net::{GameModel, GameNet};
 use crate::framed_file::{FrameKind, frame, unframe};
 use crate::game::{After, Game, MAX_TURNS};
 use crate::players::any_game::{GamePlayer, duel_game};
-use crate::search::any_game::{MAX_OUTPUTS, best_turn};
+use crate::search::any_game::{MAX_OUTPUTS, best_turn, turn_outputs};
 use crate::seed::splitmix;
+use crate::train::lambda_returns::{Step, lambda_returns};
 use crate::train::learner::{LearnerState, TrainableMlp};
 use burn::optim::{AdamConfig, ModuleOptimizer};
 use burn::tensor::Device;
@@ -113,7 +114,9 @@ struct Sample {
 }
 
 /// Plays one self-play game and returns its positions with λ-return
-/// targets, each from the view of the side to move there.
+/// targets ([`lambda_returns`]), each from the view of the side to move
+/// there: a turn's step is its best turn's outputs, and a random turn
+/// (exploration) cuts the trace as in backgammon's self-play.
 fn self_play<G: Game>(
     game: &G,
     net: &GameNet,
@@ -127,61 +130,60 @@ fn self_play<G: Game>(
     let mut state = game.start(&mut || roll(&mut rng));
     let (n_in, n_out) = (game.inputs(), game.outputs());
     let mut inputs: Vec<Vec<f32>> = Vec::new();
-    let mut predictions: Vec<[f32; MAX_OUTPUTS]> = Vec::new();
-    let mut last = vec![0f32; n_out];
+    let mut steps: Vec<Step<[f32; MAX_OUTPUTS]>> = Vec::new();
+    let mut ended = false;
     for _ in 0..MAX_TURNS {
         let mut x = vec![0f32; n_in];
         game.encode(&state, &mut x);
-        let mut y = [0f32; MAX_OUTPUTS];
-        net.forward_into(&x, &mut y[..n_out]);
         inputs.push(x);
-        predictions.push(y);
         let turns = game.turns(&state, roll(&mut rng));
-        let i = if rng.random::<f32>() < explore {
+        let best = best_turn(game, net, &state, &turns, 0);
+        let played = if rng.random::<f32>() < explore {
             rng.random_range(0..turns.len())
         } else {
-            best_turn(game, net, &state, &turns, 0)
+            best
         };
-        match game.after(&state, &turns[i]) {
-            After::Next(next) => state = next,
-            After::Ended(end) => {
-                game.target(&end, &mut last);
-                return targets(game, inputs, &predictions, last, lambda);
-            }
-        }
-    }
-    game.draw_target(&mut last);
-    targets(game, inputs, &predictions, last, lambda)
-}
-
-/// λ-returns backwards from the final target: each position's target is
-/// the next position's blend of prediction and target, seen from the other
-/// side.
-fn targets<G: Game>(
-    game: &G,
-    inputs: Vec<Vec<f32>>,
-    predictions: &[[f32; MAX_OUTPUTS]],
-    last: Vec<f32>,
-    lambda: f32,
-) -> Vec<Sample> {
-    let n = inputs.len();
-    let n_out = game.outputs();
-    let mut out: Vec<Sample> = Vec::with_capacity(n);
-    let mut target = last;
-    for (t, input) in inputs.into_iter().enumerate().rev() {
-        if t + 1 < n {
-            let next = &predictions[t + 1][..n_out];
-            for (v, &p) in target.iter_mut().zip(next) {
-                *v = (1.0 - lambda) * p + lambda * *v;
-            }
-            game.flip(&mut target);
-        }
-        out.push(Sample {
-            input,
-            target: target.clone(),
+        steps.push(Step {
+            best_value: turn_outputs(game, net, &state, &turns[best], 0),
+            strayed: played != best,
         });
+        match game.after(&state, &turns[played]) {
+            After::Next(next) => state = next,
+            After::Ended(_) => {
+                ended = true;
+                break;
+            }
+        }
     }
-    out
+    if !ended {
+        // A game cut off by the turn limit counts as drawn.
+        let last = steps.last_mut().expect("MAX_TURNS is positive");
+        game.draw_target(&mut last.best_value[..n_out]);
+    }
+    let returns = lambda_returns(
+        &steps,
+        lambda,
+        |y| {
+            let mut y = *y;
+            game.flip(&mut y[..n_out]);
+            y
+        },
+        |value, later, lambda| {
+            let mut y = [0f32; MAX_OUTPUTS];
+            for ((r, &v), &g) in y.iter_mut().zip(value).zip(later).take(n_out) {
+                *r = (1.0 - lambda) * v + lambda * g;
+            }
+            y
+        },
+    );
+    inputs
+        .into_iter()
+        .zip(returns)
+        .map(|(input, y)| Sample {
+            input,
+            target: y[..n_out].to_vec(),
+        })
+        .collect()
 }
 
 /// A training run's state between rounds.
@@ -331,18 +333,36 @@ mod tests {
     use crate::icehouse::game::IcehouseKotra;
 
     #[test]
-    fn lambda_returns_alternate_sides() {
+    fn greedy_lambda_one_targets_are_the_result_from_each_side() {
+        // Icehouse's flip is 1 − y: with λ = 1 and no exploration every
+        // position's target is the game's result for its side to move,
+        // alternating back from the last mover's win.
         let game = IcehouseKotra;
-        let mut predictions = [[0f32; MAX_OUTPUTS]; 3];
-        predictions[1][0] = 0.6;
-        predictions[2][0] = 0.3;
-        let inputs = vec![vec![0.0], vec![1.0], vec![2.0]];
-        let out = targets(&game, inputs, &predictions, vec![1.0], 0.5);
-        // Backwards: the last mover won; each earlier position belongs to the other side.
-        let by_input: Vec<(f32, f32)> = out.iter().map(|s| (s.input[0], s.target[0])).collect();
-        assert_eq!(by_input[0], (2.0, 1.0));
-        assert!((by_input[1].1 - 0.35).abs() < 1e-6, "{by_input:?}");
-        assert!((by_input[2].1 - 0.525).abs() < 1e-6, "{by_input:?}");
+        let net = GameNet::random(game.inputs(), 8, game.outputs(), 3);
+        let samples = self_play(&game, &net, 1.0, 0.0, 9);
+        assert!(samples.len() > 2);
+        for (k, s) in samples.iter().rev().enumerate() {
+            let want = if k % 2 == 0 { 1.0 } else { 0.0 };
+            assert_eq!(s.target, vec![want], "{k} turns before the end");
+        }
+    }
+
+    #[test]
+    fn exploring_every_turn_leaves_each_target_its_best_value() {
+        // Every turn random: almost all stray, so almost no target is a
+        // game result any more; each is the network's view of a best turn.
+        let game = IcehouseKotra;
+        let net = GameNet::random(game.inputs(), 8, game.outputs(), 3);
+        let samples = self_play(&game, &net, 1.0, 1.0, 9);
+        let results = samples
+            .iter()
+            .filter(|s| s.target[0] == 0.0 || s.target[0] == 1.0)
+            .count();
+        assert!(
+            results * 4 < samples.len(),
+            "{results} of {}",
+            samples.len()
+        );
     }
 
     #[test]

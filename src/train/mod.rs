@@ -16,6 +16,7 @@ pub mod curve;
 pub mod dense_adam;
 pub mod dev_set;
 pub mod distill;
+pub mod lambda_returns;
 pub mod learner;
 pub mod plan;
 pub mod rollout_targets;

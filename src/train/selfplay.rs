@@ -9,6 +9,7 @@ use crate::eval::{Evaluator, FirstLayerMemo, NetKind, Probs};
 use crate::players::duel::roll_for_turn;
 use crate::search::Searcher;
 use crate::seed::splitmix;
+use crate::train::lambda_returns::{Step, lambda_returns};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
@@ -176,15 +177,14 @@ fn standard_normal(rng: &mut SmallRng) -> f32 {
 }
 
 /// One turn of the trail: the position rolled from, the network that
-/// learns it (none for exact bear-offs), the value of the best move's
-/// result for the side that moved, and whether a different move was
-/// played (the game's future then says nothing about the best move).
+/// learns it (none for exact bear-offs), and the step the λ-returns are
+/// formed from (the best move's value for the side that moved, and
+/// whether another move was played).
 #[derive(Clone, Copy, Debug)]
 struct Turn {
     position: Position,
     kind: Option<NetKind>,
-    best_value: Probs,
-    strayed: bool,
+    step: Step<Probs>,
 }
 
 /// One self-play game's samples.
@@ -220,8 +220,10 @@ pub fn play_game(
         trail.push(Turn {
             position: pos,
             kind: eval.net_kind(&pos),
-            best_value,
-            strayed,
+            step: Step {
+                best_value,
+                strayed,
+            },
         });
         // The best move's value is exact when that move ends the game.
         if GameResult::of_mover_win(&after).is_some() {
@@ -232,36 +234,28 @@ pub fn play_game(
     targets(&trail, lambda)
 }
 
-/// λ-returns backwards: the last move's value is the exact result; each
-/// earlier one blends the next position's evaluation with its return, and
-/// a turn that strayed from the best move starts afresh from the best
-/// move's value (Watkins' cut: the future followed another move).
+/// The turns' λ-returns ([`lambda_returns`]: the last move's value is the
+/// exact result, a strayed turn cuts the trace) as samples of the turns a
+/// network learns.
 fn targets(trail: &[Turn], lambda: f32) -> Vec<Sample> {
-    let mut out = Vec::with_capacity(trail.len());
-    let mut next_return: Option<Probs> = None;
-    for turn in trail.iter().rev() {
-        let value = turn.best_value;
-        let ret = match next_return {
-            Some(g) if !turn.strayed => {
-                let g = g.flip();
-                let mut r = Probs::default();
-                r.add_scaled(&value, 1.0 - lambda);
-                r.add_scaled(&g, lambda);
-                r
-            }
-            _ => value,
-        };
-        if let Some(kind) = turn.kind {
-            out.push(Sample {
+    let steps: Vec<Step<Probs>> = trail.iter().map(|t| t.step).collect();
+    let returns = lambda_returns(&steps, lambda, Probs::flip, |value, later, lambda| {
+        let mut r = Probs::default();
+        r.add_scaled(value, 1.0 - lambda);
+        r.add_scaled(later, lambda);
+        r
+    });
+    trail
+        .iter()
+        .zip(returns)
+        .filter_map(|(turn, target)| {
+            turn.kind.map(|kind| Sample {
                 position: turn.position,
                 kind,
-                target: ret,
-            });
-        }
-        next_return = Some(ret);
-    }
-    out.reverse();
-    out
+                target,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -384,8 +378,10 @@ mod tests {
         Turn {
             position: Position::starting(),
             kind: Some(NetKind::Contact),
-            best_value: Probs(value),
-            strayed,
+            step: Step {
+                best_value: Probs(value),
+                strayed,
+            },
         }
     }
 
@@ -396,7 +392,7 @@ mod tests {
             turn([1.0, 0.0, 0.0, 0.0, 0.0], false),
         ];
         let t = targets(&trail, 0.0);
-        assert_eq!(t[0].target, trail[0].best_value);
+        assert_eq!(t[0].target, trail[0].step.best_value);
         let t = targets(&trail, 0.5);
         // 0.5 * own value + 0.5 * the flipped final result (a loss for the first mover).
         assert!((t[0].target.win() - 0.3).abs() < 1e-6);
@@ -413,10 +409,10 @@ mod tests {
             turn([1.0, 0.0, 0.0, 0.0, 0.0], false),
         ];
         let t = targets(&trail, 1.0);
-        assert_eq!(t[1].target, trail[1].best_value);
-        assert_eq!(t[0].target, trail[1].best_value.flip());
+        assert_eq!(t[1].target, trail[1].step.best_value);
+        assert_eq!(t[0].target, trail[1].step.best_value.flip());
         let t = targets(&trail, 0.0);
-        assert_eq!(t[1].target, trail[1].best_value);
+        assert_eq!(t[1].target, trail[1].step.best_value);
     }
 
     #[test]
