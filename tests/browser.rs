@@ -309,7 +309,7 @@ fn a_whole_game_is_played_on_the_board_by_clicking_and_dragging_checkers() {
         let (status, mat) = server.request("GET", &format!("/api/play/{id}/record.mat"), b"");
         assert_eq!(status, 200);
         let record = kotra::notation::parse_match(&mat).unwrap();
-        kotra::notation::mat::replay(&record, |_| {}).unwrap();
+        kotra::notation::match_replay::replay(&record, |_| {}).unwrap();
         c.close().await.unwrap();
     });
 }

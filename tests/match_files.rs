@@ -2,7 +2,8 @@
 //! (`scripts/gnubg_matches.py`, tests/data/matches/), and on hand-made
 //! files for the format's quirks and for bad input.
 
-use kotra::notation::mat::{Action, parse, replay, write};
+use kotra::notation::mat::{Action, parse, write};
+use kotra::notation::match_replay::replay;
 
 fn fixture(name: &str) -> String {
     std::fs::read_to_string(

@@ -310,7 +310,7 @@ fn a_whole_match_is_played_against_kotra_ai_and_saved() {
         let record =
             kotra::notation::parse_match(&text).unwrap_or_else(|e| panic!("{file}: {e}\n{text}"));
         assert_eq!((record.length, record.games.len()), (5, games), "{file}");
-        kotra::notation::mat::replay(&record, |_| {}).unwrap();
+        kotra::notation::match_replay::replay(&record, |_| {}).unwrap();
         let mut score = [0u64; 2];
         for game in &record.games {
             for a in &game.actions {

@@ -3,7 +3,8 @@
 //! into gnubg and saved as .sgf), on our own written files, and on bad
 //! input.
 
-use kotra::notation::mat::{self, Action, MatchRecord, replay};
+use kotra::notation::mat::{self, Action, MatchRecord};
+use kotra::notation::match_replay::replay;
 use kotra::notation::{gnubg_id, parse_match, position_id, sgf};
 
 fn matches_dir() -> std::path::PathBuf {

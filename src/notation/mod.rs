@@ -7,6 +7,7 @@ pub mod fibs;
 pub mod gnubg_id;
 pub mod mat;
 pub mod match_id;
+pub mod match_replay;
 pub mod move_text;
 pub mod position_id;
 pub mod sgf;

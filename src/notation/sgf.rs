@@ -13,7 +13,8 @@
 //! 24-point (`x`), so Black's point `p` is the letter `24 − p`; `y` is the
 //! bar and `z` off. A double answered by a double is a beaver.
 
-use super::mat::{Action, GameRecord, MatError, MatchRecord, replay};
+use super::mat::{Action, GameRecord, MatError, MatchRecord};
+use super::match_replay::replay;
 use crate::backgammon::{Dice, GameResult, MoveList, legal_moves};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -388,7 +389,7 @@ pub const LUCKY: f32 = 0.3;
 pub const VERY_LUCKY: f32 = 0.6;
 
 /// Notes keyed by game number and the action's index in its game's
-/// `actions` ([`super::mat::Replayed::index`]).
+/// `actions` ([`super::match_replay::Replayed::index`]).
 pub type Notes = HashMap<(u32, usize), Note>;
 
 /// Writes the match as gnubg's `.sgf`: one game tree a game, every action a

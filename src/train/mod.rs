@@ -12,6 +12,7 @@ pub mod any_game;
 pub mod average;
 pub mod checkpoint;
 pub mod config;
+mod config_checks;
 pub mod curve;
 pub mod dense_adam;
 pub mod dev_set;

@@ -18,7 +18,8 @@ pub use verdict::{
 use super::{Analyzer, Equity, TrialProgress};
 use crate::backgammon::Setup;
 use crate::cube::{CubeAction, CubeState, MatchEquityTable, TakeAnswer};
-use crate::notation::mat::{Action, MatError, MatchRecord, Replayed, replay};
+use crate::notation::mat::{Action, MatError, MatchRecord};
+use crate::notation::match_replay::{Replayed, replay};
 use crate::notation::{gnubg_id, position_id};
 use rayon::prelude::*;
 use serde::Serialize;
