@@ -423,9 +423,15 @@ impl TrainConfig {
 
     /// The learning rate after `progress` (0 to 1) of the run.
     pub fn learning_rate_after(&self, progress: f64) -> f64 {
-        match self.learning_rate_end {
-            None => self.learning_rate,
-            Some(end) => self.learning_rate * (end / self.learning_rate).powf(progress),
-        }
+        decayed_rate(self.learning_rate, self.learning_rate_end, progress)
+    }
+}
+
+/// A rate decaying geometrically from `start` to `end` (if any) as
+/// `progress` goes from 0 to 1.
+pub fn decayed_rate(start: f64, end: Option<f64>, progress: f64) -> f64 {
+    match end {
+        None => start,
+        Some(end) => start * (end / start).powf(progress),
     }
 }

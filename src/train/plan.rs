@@ -7,8 +7,9 @@
 //! config into one of these, so a step of self-play or a chunk's rollouts
 //! no longer read fields that belong to another method.
 
-use super::config::{RolloutPick, TrainConfig};
+use super::config::{DistillNets, RolloutPick, TrainConfig, decayed_rate};
 use super::rollout_targets::RolloutTargets;
+use super::run_folders;
 use super::selfplay::{MovePolicy, TargetSearch};
 use std::path::PathBuf;
 
@@ -43,13 +44,93 @@ pub enum SelfPlayTargets {
     Rollouts(RolloutTargets),
 }
 
-/// What a distillation adds to each chunk of its main set's teacher games.
+/// A distillation: its teacher's games, what each chunk of the main set
+/// adds, and the student's passes over the whole.
 #[derive(Clone, Debug)]
 pub struct DistillPlan {
     pub teacher: PathBuf,
+    /// How every set's teacher games are played and cut into chunks.
+    pub games: TeacherGames,
+    /// The main set first, then the extra sets in the config's order.
+    pub sets: Vec<SetPlan>,
     pub race_rollouts: Option<RaceRollouts>,
     pub contact_rollouts: Option<ContactRollouts>,
     pub siblings: Option<Siblings>,
+    /// Folders of rollouts banked by other runs, trained as contact targets.
+    pub banked_rollouts: Vec<PathBuf>,
+    pub weighting: Weighting,
+    pub passes: Passes,
+}
+
+/// How the teacher plays every set's games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TeacherGames {
+    pub per_chunk: u64,
+    /// The games' own returns (what a search target replaces).
+    pub lambda: f32,
+    pub policy: MovePolicy,
+}
+
+/// One set of teacher games: its folder in the run's output, its seed and
+/// size, its targets, its weight in an epoch and its own teacher if any.
+#[derive(Clone, Debug)]
+pub struct SetPlan {
+    pub folder: String,
+    pub seed: u64,
+    pub games: u64,
+    pub targets: SetTargets,
+    pub weight: usize,
+    pub teacher: Option<PathBuf>,
+}
+
+/// How a set's positions get their targets.
+#[derive(Clone, Copy, Debug)]
+pub enum SetTargets {
+    /// Every position of the games, valued by the teacher's search.
+    Search(TargetSearch),
+    /// A few positions of each game, rolled out by the teacher.
+    Rollouts(RolloutTargets),
+}
+
+impl SetTargets {
+    /// Whether every sample of the set is a rollout target.
+    pub fn rolled_out(&self) -> bool {
+        matches!(self, SetTargets::Rollouts(_))
+    }
+}
+
+/// Which samples the student trains and how often each counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weighting {
+    pub nets: DistillNets,
+    /// The student has a crashed network, which learns those positions.
+    pub crashed_net: bool,
+    /// How many times more a rolled-out position counts.
+    pub rollout_weight: u32,
+    /// How many times a hard position (back game, holding game, crashed
+    /// board) counts.
+    pub hard_plan_weight: f32,
+}
+
+/// The student's passes over the set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Passes {
+    pub epochs: usize,
+    pub batch: usize,
+    /// From `learning_rate` at the first pass to `learning_rate_end` (if
+    /// any) at the last, geometrically.
+    pub learning_rate: f64,
+    pub learning_rate_end: Option<f64>,
+    /// The run's seed, from which each pass's shuffle is seeded.
+    pub seed: u64,
+}
+
+impl Passes {
+    /// The learning rate of pass `pass` (from 0).
+    pub fn learning_rate_of(&self, pass: u64) -> f64 {
+        let progress = pass as f64 / (self.epochs.max(2) - 1) as f64;
+        decayed_rate(self.learning_rate, self.learning_rate_end, progress)
+    }
 }
 
 /// Every race position of a chunk rolled out.
@@ -108,8 +189,33 @@ impl TrainConfig {
                 overlap_play: self.overlap_play,
             });
         };
+        let main_set = SetPlan {
+            folder: run_folders::MAIN_SET.into(),
+            seed: self.seed,
+            games: self.games,
+            targets: SetTargets::Search(self.target_search()),
+            weight: 1,
+            teacher: None,
+        };
+        let extra_sets = self.extra_sets.iter().map(|set| SetPlan {
+            folder: set.folder(),
+            seed: set.seed,
+            games: set.games,
+            targets: set.rollout_targets().map_or(
+                SetTargets::Search(set.target_search()),
+                SetTargets::Rollouts,
+            ),
+            weight: set.weight as usize,
+            teacher: set.teacher.clone(),
+        });
         TrainPlan::Distill(DistillPlan {
             teacher: teacher.clone(),
+            games: TeacherGames {
+                per_chunk: self.games_per_step,
+                lambda: self.lambda,
+                policy: self.move_policy(),
+            },
+            sets: std::iter::once(main_set).chain(extra_sets).collect(),
             race_rollouts: (self.race_rollout_trials > 0).then_some(RaceRollouts {
                 trials: self.race_rollout_trials,
                 seed: self.seed,
@@ -127,6 +233,20 @@ impl TrainConfig {
                 search: self.target_search(),
                 seed: self.seed,
             }),
+            banked_rollouts: self.banked_rollouts.clone(),
+            weighting: Weighting {
+                nets: self.distill_nets,
+                crashed_net: self.crashed_net,
+                rollout_weight: self.rollout_weight,
+                hard_plan_weight: self.hard_plan_weight,
+            },
+            passes: Passes {
+                epochs: self.epochs,
+                batch: self.batch_size,
+                learning_rate: self.learning_rate,
+                learning_rate_end: self.learning_rate_end,
+                seed: self.seed,
+            },
         })
     }
 }

@@ -131,7 +131,7 @@ const MAX_TURNS: usize = 400;
 /// How self-play strays from the network's best move, to reach positions
 /// greedy play never visits (back games, crashed boards: where gnubg-style
 /// noisy play goes and our own games did not).
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct MovePolicy {
     /// Chance of a uniformly random legal move.
     pub exploration: f32,

@@ -26,7 +26,7 @@
 use super::checkpoint::Checkpoint;
 use super::dev_set::DevSet;
 use super::learner::{AdamPass, Learners};
-use super::plan::DistillPlan;
+use super::plan::{DistillPlan, Weighting};
 use super::selfplay::Sample;
 use super::{Steps, TrainError, TrainOptions, measure, progress_bar};
 use crate::backgammon::Position;
@@ -81,23 +81,24 @@ pub(super) fn run(
     // Wall time counts the teacher's games played in this session too.
     let started = Instant::now();
     let base_seconds = state.seconds;
-    let (samples, distinct) = positions(opts, plan, &cfg)?;
+    let (samples, distinct) = positions(opts, plan)?;
     state.games_played = cfg.games;
     state.model.meta.games_trained = state.prior_games + cfg.games;
-    let epochs = cfg.epochs as u64;
+    let passes = plan.passes;
+    let epochs = passes.epochs as u64;
     let bar = progress_bar(opts.progress, epochs, state.step, Steps::Epochs);
     let sizes = format!("{distinct} positions, {} samples a pass", samples.len());
     bar.suspend(|| eprintln!("{sizes}"));
     bar.set_message(sizes);
     while state.step < epochs {
         // From `learning_rate` at the first epoch to `learning_rate_end` at the last.
-        let lr = cfg.learning_rate_after(state.step as f64 / (epochs.max(2) - 1) as f64);
+        let lr = passes.learning_rate_of(state.step);
         let pass = AdamPass {
-            batch: cfg.batch_size,
+            batch: passes.batch,
             epochs: 1,
             lr,
         };
-        let loss = learners.train(&samples, pass, splitmix(cfg.seed ^ state.step));
+        let loss = learners.train(&samples, pass, splitmix(passes.seed ^ state.step));
         learners.export(&mut state.model);
         state.step += 1;
         state.seconds = base_seconds + started.elapsed().as_secs_f64();
@@ -131,13 +132,10 @@ pub(super) fn run(
 /// and the number of distinct positions trained on: chunks already on disk
 /// are read, the rest played by the teacher and written. The main set's
 /// chunks get their rollouts and siblings; then come the `extra_sets`.
-fn positions(
-    opts: &TrainOptions,
-    plan: &DistillPlan,
-    cfg: &super::TrainConfig,
-) -> Result<(Vec<Sample>, usize), TrainError> {
+fn positions(opts: &TrainOptions, plan: &DistillPlan) -> Result<(Vec<Sample>, usize), TrainError> {
+    let (games, weighting) = (&plan.games, &plan.weighting);
     let teacher = Evaluator::new(Model::load(&plan.teacher)?);
-    let mut sets = sets_of_run(&opts.out_dir, cfg).into_iter();
+    let mut sets = sets_of_run(&opts.out_dir, plan).into_iter();
     let main_set = sets.next().expect("a run has its main set").set;
     let extra_sets: Vec<(TeacherSet, usize, Option<Evaluator>)> = sets
         .map(|run_set| {
@@ -152,17 +150,17 @@ fn positions(
     // The bar counts the games still to play: chunks read back from disk
     // take no time, and counting them would make the rate and the eta
     // of a resumed run nonsense.
-    let to_play = main_set.games_to_play(cfg)
+    let to_play = main_set.games_to_play(games)
         + extra_sets
             .iter()
-            .map(|(set, _, _)| set.games_to_play(cfg))
+            .map(|(set, _, _)| set.games_to_play(games))
             .sum::<u64>();
     let bar = progress_bar(opts.progress, to_play, 0, Steps::TeacherGames);
     let mut all = Vec::new();
     let mut distinct = 0;
-    for c in 0..main_set.chunks(cfg) {
+    for c in 0..main_set.chunks(games) {
         let fresh = !main_set.is_played(c);
-        let chunk = main_set.chunk(c, &teacher, cfg)?;
+        let chunk = main_set.chunk(c, &teacher, games)?;
         let chunk = match &plan.race_rollouts {
             Some(how) => with_race_rollouts(chunk, &opts.out_dir, c, &teacher, how)?,
             None => chunk,
@@ -175,33 +173,33 @@ fn positions(
             Some(how) => siblings_of(&chunk, &opts.out_dir, c, &teacher, how)?,
             None => Vec::new(),
         };
-        distinct += add_trained(&mut all, chunk, &rolled, 1, cfg);
-        distinct += add_trained(&mut all, siblings, &[], 1, cfg);
+        distinct += add_trained(&mut all, chunk, &rolled, 1, weighting);
+        distinct += add_trained(&mut all, siblings, &[], 1, weighting);
         if fresh {
-            bar.inc(main_set.games_in(c, cfg));
+            bar.inc(main_set.games_in(c, games));
         }
         bar.set_message(format!("{distinct} positions"));
     }
     for (set, weight, own_teacher) in &extra_sets {
-        for c in 0..set.chunks(cfg) {
+        for c in 0..set.chunks(games) {
             let fresh = !set.is_played(c);
-            let chunk = set.chunk(c, own_teacher.as_ref().unwrap_or(&teacher), cfg)?;
+            let chunk = set.chunk(c, own_teacher.as_ref().unwrap_or(&teacher), games)?;
             let rolled: Vec<usize> = if set.targets.rolled_out() {
                 (0..chunk.len()).collect()
             } else {
                 Vec::new()
             };
-            distinct += add_trained(&mut all, chunk, &rolled, *weight, cfg);
+            distinct += add_trained(&mut all, chunk, &rolled, *weight, weighting);
             if fresh {
-                bar.inc(set.games_in(c, cfg));
+                bar.inc(set.games_in(c, games));
             }
             bar.set_message(format!("{distinct} positions"));
         }
     }
-    for dir in &cfg.banked_rollouts {
+    for dir in &plan.banked_rollouts {
         for chunk in banked_chunks(dir)? {
             let rolled: Vec<usize> = (0..chunk.len()).collect();
-            distinct += add_trained(&mut all, chunk, &rolled, 1, cfg);
+            distinct += add_trained(&mut all, chunk, &rolled, 1, weighting);
         }
         bar.set_message(format!("{distinct} positions"));
     }
@@ -218,25 +216,25 @@ fn add_trained(
     chunk: Vec<Sample>,
     rolled: &[usize],
     weight: usize,
-    cfg: &super::TrainConfig,
+    how: &Weighting,
 ) -> usize {
     let mut added = 0;
     for (i, s) in chunk.into_iter().enumerate() {
-        if !cfg.distill_nets.trains(s.kind) {
+        if !how.nets.trains(s.kind) {
             continue;
         }
         let s = Sample {
-            kind: student_net(&s, cfg),
+            kind: student_net(&s, how.crashed_net),
             ..s
         };
         let rollout_weight = if rolled.binary_search(&i).is_ok() {
-            cfg.rollout_weight as usize
+            how.rollout_weight as usize
         } else {
             1
         };
         all.extend(std::iter::repeat_n(
             s,
-            weight * rollout_weight * copies(&s.position, cfg),
+            weight * rollout_weight * copies(&s.position, how.hard_plan_weight),
         ));
         added += 1;
     }
@@ -245,10 +243,10 @@ fn add_trained(
 
 /// The student network a sample trains: the one that will evaluate its
 /// position (the student has a crashed network when `crashed_net`).
-fn student_net(s: &Sample, cfg: &super::TrainConfig) -> NetKind {
+fn student_net(s: &Sample, crashed_net: bool) -> NetKind {
     match s.kind {
         NetKind::Race => NetKind::Race,
-        _ => contact_net(&s.position, cfg.crashed_net),
+        _ => contact_net(&s.position, crashed_net),
     }
 }
 
@@ -256,9 +254,9 @@ fn student_net(s: &Sample, cfg: &super::TrainConfig) -> NetKind {
 /// back games, holding games and crashed boards, where the network errs
 /// most (with kotra-v10 as teacher they were 64% of the contact
 /// positions, so the weight buys more passes over them, not coverage).
-fn copies(pos: &Position, cfg: &super::TrainConfig) -> usize {
+fn copies(pos: &Position, hard_plan_weight: f32) -> usize {
     if GamePlan::of(pos).is_hard() {
-        cfg.hard_plan_weight as usize
+        hard_plan_weight as usize
     } else {
         1
     }
@@ -281,8 +279,8 @@ mod tests {
         // Seven checkers on the 1- to 3-points with a checker still back.
         let crashed = Position::from_points(&[(24, 1), (3, 3), (2, 3), (1, 2), (6, 6)], &[(6, 15)]);
         assert!(GamePlan::of(&crashed).is_hard());
-        assert_eq!(copies(&crashed, &cfg), 3);
-        assert_eq!(copies(&Position::starting(), &cfg), 1);
+        assert_eq!(copies(&crashed, cfg.hard_plan_weight), 3);
+        assert_eq!(copies(&Position::starting(), cfg.hard_plan_weight), 1);
         let sample = |position, kind| Sample {
             position,
             kind,
@@ -290,14 +288,14 @@ mod tests {
         };
         let crashed = sample(crashed, NetKind::Contact);
         let opening = sample(Position::starting(), NetKind::Contact);
-        assert_eq!(student_net(&crashed, &cfg), NetKind::Contact);
+        assert_eq!(student_net(&crashed, cfg.crashed_net), NetKind::Contact);
         cfg.crashed_net = true;
         cfg.validate().unwrap();
-        assert_eq!(student_net(&crashed, &cfg), NetKind::Crashed);
-        assert_eq!(student_net(&opening, &cfg), NetKind::Contact);
+        assert_eq!(student_net(&crashed, cfg.crashed_net), NetKind::Crashed);
+        assert_eq!(student_net(&opening, cfg.crashed_net), NetKind::Contact);
         let race = Position::from_points(&[(8, 15)], &[(6, 15)]);
         assert_eq!(
-            student_net(&sample(race, NetKind::Race), &cfg),
+            student_net(&sample(race, NetKind::Race), cfg.crashed_net),
             NetKind::Race
         );
         for bad in [0.5, 1.5] {

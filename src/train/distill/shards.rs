@@ -18,6 +18,7 @@
 use super::chunk_file::{create_dir, decode_chunk, read_chunk, write_chunk};
 use super::teacher_set::{RunSet, sets_of_run};
 use crate::eval::{Evaluator, Model};
+use crate::train::plan::{TeacherGames, TrainPlan};
 use crate::train::{TrainConfig, TrainError, run_folders};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -39,6 +40,7 @@ struct Unit {
 /// Every chunk of a distillation's sets, in the order a one-process run
 /// plays them, and the teacher of each set.
 struct Plan {
+    games: TeacherGames,
     sets: Vec<RunSet>,
     teachers: Vec<PathBuf>,
     units: Vec<Unit>,
@@ -47,11 +49,11 @@ struct Plan {
 impl Plan {
     /// `cfg`'s chunks, with the sets' folders under `out_dir`.
     fn new(cfg: &TrainConfig, out_dir: &Path) -> Result<Plan, TrainError> {
-        let run_teacher = cfg
-            .distill_teacher
-            .clone()
-            .ok_or(TrainError::NotShardable)?;
-        let sets = sets_of_run(out_dir, cfg);
+        let TrainPlan::Distill(distill) = cfg.plan() else {
+            return Err(TrainError::NotShardable);
+        };
+        let run_teacher = distill.teacher.clone();
+        let sets = sets_of_run(out_dir, &distill);
         let teachers: Vec<PathBuf> = sets
             .iter()
             .map(|s| s.teacher.clone().unwrap_or_else(|| run_teacher.clone()))
@@ -69,10 +71,10 @@ impl Plan {
         let mut units = Vec::new();
         for (i, run_set) in sets.iter().enumerate() {
             let teacher = &hashes[teachers[i].as_path()];
-            for chunk in 0..run_set.set.chunks(cfg) {
+            for chunk in 0..run_set.set.chunks(&distill.games) {
                 let what = format!(
                     "{NAMING}; teacher sha256 {teacher}; {}",
-                    run_set.set.describe(chunk, cfg)
+                    run_set.set.describe(chunk, &distill.games)
                 );
                 units.push(Unit {
                     set: i,
@@ -82,6 +84,7 @@ impl Plan {
             }
         }
         Ok(Plan {
+            games: distill.games,
             sets,
             teachers,
             units,
@@ -154,9 +157,10 @@ pub fn play_shard(
             if !teachers.contains_key(teacher_path) {
                 teachers.insert(teacher_path, Evaluator::new(Model::load(teacher_path)?));
             }
-            let samples = plan.sets[unit.set]
-                .set
-                .play(unit.chunk, &teachers[teacher_path], cfg);
+            let samples =
+                plan.sets[unit.set]
+                    .set
+                    .play(unit.chunk, &teachers[teacher_path], &plan.games);
             write_chunk(&path, &samples)?;
             done.played += 1;
         }

@@ -4,9 +4,10 @@
 use super::chunk_file::{create_dir, read_chunk, write_chunk};
 use crate::eval::Evaluator;
 use crate::seed::splitmix;
+use crate::train::plan::{DistillPlan, SetTargets, TeacherGames};
 use crate::train::rollout_targets::{self, RolloutTargets};
-use crate::train::selfplay::{Sample, TargetSearch, play_games};
-use crate::train::{TrainConfig, TrainError, run_folders};
+use crate::train::selfplay::{Sample, play_games};
+use crate::train::{TrainError, run_folders};
 
 /// Teacher games played from one seed, with one way of finding the
 /// targets, `games_per_step` to a chunk file in `dir`.
@@ -15,22 +16,6 @@ pub(super) struct TeacherSet {
     pub(super) seed: u64,
     pub(super) games: u64,
     pub(super) targets: SetTargets,
-}
-
-/// How a set's positions get their targets.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum SetTargets {
-    /// Every position of the games, valued by the teacher's search.
-    Search(TargetSearch),
-    /// A few positions of each game, rolled out by the teacher.
-    Rollouts(RolloutTargets),
-}
-
-impl SetTargets {
-    /// Whether every sample of the set is a rollout target.
-    pub(super) fn rolled_out(&self) -> bool {
-        matches!(self, SetTargets::Rollouts(_))
-    }
 }
 
 /// One of a run's teacher sets, as its config names it.
@@ -42,42 +27,31 @@ pub(super) struct RunSet {
     pub(super) teacher: Option<std::path::PathBuf>,
 }
 
-/// The teacher sets of the run in `out_dir` that `cfg` describes: the
-/// main set first, then the `extra_sets` in the config's order.
-pub(super) fn sets_of_run(out_dir: &std::path::Path, cfg: &TrainConfig) -> Vec<RunSet> {
-    let main = RunSet {
-        set: TeacherSet {
-            dir: out_dir.join(run_folders::MAIN_SET),
-            seed: cfg.seed,
-            games: cfg.games,
-            targets: SetTargets::Search(cfg.target_search()),
-        },
-        weight: 1,
-        teacher: None,
-    };
-    let extras = cfg.extra_sets.iter().map(|set| RunSet {
-        set: TeacherSet {
-            dir: out_dir.join(set.folder()),
-            seed: set.seed,
-            games: set.games,
-            targets: set.rollout_targets().map_or(
-                SetTargets::Search(set.target_search()),
-                SetTargets::Rollouts,
-            ),
-        },
-        weight: set.weight as usize,
-        teacher: set.teacher.clone(),
-    });
-    std::iter::once(main).chain(extras).collect()
+/// The teacher sets of `plan` with their folders in `out_dir`: the main
+/// set first, then the extra sets in the config's order.
+pub(super) fn sets_of_run(out_dir: &std::path::Path, plan: &DistillPlan) -> Vec<RunSet> {
+    plan.sets
+        .iter()
+        .map(|set| RunSet {
+            set: TeacherSet {
+                dir: out_dir.join(&set.folder),
+                seed: set.seed,
+                games: set.games,
+                targets: set.targets,
+            },
+            weight: set.weight,
+            teacher: set.teacher.clone(),
+        })
+        .collect()
 }
 
 impl TeacherSet {
-    pub(super) fn chunks(&self, cfg: &TrainConfig) -> u64 {
-        self.games.div_ceil(cfg.games_per_step)
+    pub(super) fn chunks(&self, how: &TeacherGames) -> u64 {
+        self.games.div_ceil(how.per_chunk)
     }
 
-    pub(super) fn games_in(&self, c: u64, cfg: &TrainConfig) -> u64 {
-        cfg.games_per_step.min(self.games - c * cfg.games_per_step)
+    pub(super) fn games_in(&self, c: u64, how: &TeacherGames) -> u64 {
+        how.per_chunk.min(self.games - c * how.per_chunk)
     }
 
     pub(super) fn path(&self, c: u64) -> std::path::PathBuf {
@@ -91,10 +65,10 @@ impl TeacherSet {
     }
 
     /// The games of the chunks not yet on disk.
-    pub(super) fn games_to_play(&self, cfg: &TrainConfig) -> u64 {
-        (0..self.chunks(cfg))
+    pub(super) fn games_to_play(&self, how: &TeacherGames) -> u64 {
+        (0..self.chunks(how))
             .filter(|&c| !self.is_played(c))
-            .map(|c| self.games_in(c, cfg))
+            .map(|c| self.games_in(c, how))
             .sum()
     }
 
@@ -104,14 +78,14 @@ impl TeacherSet {
         &self,
         c: u64,
         teacher: &Evaluator,
-        cfg: &TrainConfig,
+        how: &TeacherGames,
     ) -> Result<Vec<Sample>, TrainError> {
         create_dir(&self.dir)?;
         let path = self.path(c);
         if path.exists() {
             return read_chunk(&path);
         }
-        let samples = self.play(c, teacher, cfg);
+        let samples = self.play(c, teacher, how);
         write_chunk(&path, &samples)?;
         Ok(samples)
     }
@@ -120,20 +94,20 @@ impl TeacherSet {
     /// chunk's number, the teacher and [`TeacherSet::describe`] alone, so a
     /// chunk played anywhere (another process, a cluster's shard) is the
     /// same, bit for bit.
-    pub(super) fn play(&self, c: u64, teacher: &Evaluator, cfg: &TrainConfig) -> Vec<Sample> {
+    pub(super) fn play(&self, c: u64, teacher: &Evaluator, how: &TeacherGames) -> Vec<Sample> {
         let seed = splitmix(self.seed ^ splitmix(c.wrapping_add(1 << 41)));
-        let games = self.games_in(c, cfg);
+        let games = self.games_in(c, how);
         match self.targets {
             SetTargets::Search(search) => {
-                play_games(teacher, games, seed, cfg.lambda, cfg.move_policy(), search)
+                play_games(teacher, games, seed, how.lambda, how.policy, search)
             }
-            SetTargets::Rollouts(how) => rollout_targets::play_games(
+            SetTargets::Rollouts(targets) => rollout_targets::play_games(
                 teacher,
                 games,
                 seed,
                 &RolloutTargets {
-                    policy: cfg.move_policy(),
-                    ..how
+                    policy: how.policy,
+                    ..targets
                 },
             ),
         }
@@ -141,13 +115,13 @@ impl TeacherSet {
 
     /// Everything besides the teacher's weights that chunk `c`'s samples
     /// depend on, as text: what names a chunk played as a shard.
-    pub(super) fn describe(&self, c: u64, cfg: &TrainConfig) -> String {
+    pub(super) fn describe(&self, c: u64, how: &TeacherGames) -> String {
         format!(
             "seed {}, chunk {c}, games {}, lambda {}, policy {:?}, targets {:?}",
             self.seed,
-            self.games_in(c, cfg),
-            cfg.lambda,
-            cfg.move_policy(),
+            self.games_in(c, how),
+            how.lambda,
+            how.policy,
             self.targets
         )
     }
@@ -157,6 +131,7 @@ impl TeacherSet {
 mod tests {
     use super::*;
     use crate::eval::Model;
+    use crate::train::selfplay::TargetSearch;
 
     #[test]
     fn only_chunks_not_on_disk_are_left_to_play() {
@@ -167,9 +142,10 @@ mod tests {
             games: 3,
             targets: SetTargets::Search(TargetSearch::plain(1)),
         };
-        let cfg = crate::train::TrainConfig {
-            games_per_step: 2,
-            ..Default::default()
+        let cfg = TeacherGames {
+            per_chunk: 2,
+            lambda: 0.7,
+            policy: crate::train::selfplay::MovePolicy::greedy(),
         };
         let teacher = Evaluator::new(Model::random(16, 8, 9));
         assert_eq!((set.chunks(&cfg), set.games_to_play(&cfg)), (2, 3));
