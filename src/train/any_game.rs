@@ -10,7 +10,7 @@ use crate::eval::game_net::{GameModel, GameNet};
 use crate::framed_file::{FrameKind, frame, unframe};
 use crate::game::{After, Game, MAX_TURNS};
 use crate::players::any_game::{GamePlayer, duel_game};
-use crate::search::any_game::{MAX_OUTPUTS, best_turn, turn_outputs};
+use crate::search::any_game::{MAX_OUTPUTS, best_turn, outputs};
 use crate::seed::splitmix;
 use crate::train::lambda_returns::{Step, lambda_returns};
 use crate::train::learner::{LearnerState, TrainableMlp};
@@ -36,6 +36,12 @@ pub struct GameTrainConfig {
     pub batch: usize,
     /// Chance of a random turn in self-play (exploration).
     pub explore: f32,
+    /// A random turn cuts the λ-return's trace (as backgammon's self-play
+    /// always does); off in the shipped recipes, which were trained
+    /// without it (Icelandic Kotra's did no better with it:
+    /// models/README.md).
+    #[serde(default)]
+    pub cut_trace: bool,
     pub seed: u64,
 }
 
@@ -49,6 +55,7 @@ impl Default for GameTrainConfig {
             lr: 1e-3,
             batch: 128,
             explore: 0.02,
+            cut_trace: false,
             seed: 1,
         }
     }
@@ -90,7 +97,8 @@ pub enum GameTrainError {
 const CHECKPOINT: FrameKind = FrameKind {
     name: "kotra-ai game checkpoint",
     magic: b"KOTRAGCK",
-    version: 1,
+    // 2: the config gained `cut_trace`.
+    version: 2,
 };
 
 #[derive(Serialize, Deserialize)]
@@ -115,20 +123,33 @@ struct Sample {
 
 /// Plays one self-play game and returns its positions with λ-return
 /// targets ([`lambda_returns`]), each from the view of the side to move
-/// there: a turn's step is its best turn's outputs, and a random turn
-/// (exploration) cuts the trace as in backgammon's self-play.
-fn self_play<G: Game>(
-    game: &G,
-    net: &GameNet,
-    lambda: f32,
-    explore: f32,
-    seed: u64,
-) -> Vec<Sample> {
+/// there. A step's value is the network's outputs for the position its
+/// move leaves, seen by the side to move next (the result, turned to that
+/// view, when the move ends the game), and a return blends in that view
+/// before turning back: the order the shipped networks were trained in.
+/// With `cut_trace` a random turn (exploration) cuts the trace as in
+/// backgammon's self-play, its step the best turn's; without it the
+/// returns run on through the turn played.
+fn self_play<G: Game>(game: &G, net: &GameNet, cfg: &GameTrainConfig, seed: u64) -> Vec<Sample> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let faces = game.die_faces();
     let roll = |rng: &mut SmallRng| (rng.random_range(1..=faces), rng.random_range(1..=faces));
     let mut state = game.start(&mut || roll(&mut rng));
     let (n_in, n_out) = (game.inputs(), game.outputs());
+    let flip = |y: &[f32; MAX_OUTPUTS]| {
+        let mut y = *y;
+        game.flip(&mut y[..n_out]);
+        y
+    };
+    // The outputs `turn` leads to, seen by the side to move next.
+    let next_view = |state: &G::State, turn: &G::Turn| match game.after(state, turn) {
+        After::Ended(end) => {
+            let mut y = [0f32; MAX_OUTPUTS];
+            game.target(&end, &mut y[..n_out]);
+            (flip(&y), None)
+        }
+        After::Next(next) => (outputs(game, net, &next), Some(next)),
+    };
     let mut inputs: Vec<Vec<f32>> = Vec::new();
     let mut steps: Vec<Step<[f32; MAX_OUTPUTS]>> = Vec::new();
     let mut ended = false;
@@ -138,18 +159,22 @@ fn self_play<G: Game>(
         inputs.push(x);
         let turns = game.turns(&state, roll(&mut rng));
         let best = best_turn(game, net, &state, &turns, 0);
-        let played = if rng.random::<f32>() < explore {
+        let played = if rng.random::<f32>() < cfg.explore {
             rng.random_range(0..turns.len())
         } else {
             best
         };
-        steps.push(Step {
-            best_value: turn_outputs(game, net, &state, &turns[best], 0),
-            strayed: played != best,
-        });
-        match game.after(&state, &turns[played]) {
-            After::Next(next) => state = next,
-            After::Ended(_) => {
+        let strayed = cfg.cut_trace && played != best;
+        let (value, next) = next_view(&state, &turns[played]);
+        let value = if strayed {
+            next_view(&state, &turns[best]).0
+        } else {
+            value
+        };
+        steps.push(Step { value, strayed });
+        match next {
+            Some(next) => state = next,
+            None => {
                 ended = true;
                 break;
             }
@@ -157,28 +182,24 @@ fn self_play<G: Game>(
     }
     if !ended {
         // A game cut off by the turn limit counts as drawn.
-        let last = steps.last_mut().expect("MAX_TURNS is positive");
-        game.draw_target(&mut last.best_value[..n_out]);
+        let mut draw = [0f32; MAX_OUTPUTS];
+        game.draw_target(&mut draw[..n_out]);
+        steps.last_mut().expect("MAX_TURNS is positive").value = flip(&draw);
     }
-    let returns = lambda_returns(
-        &steps,
-        lambda,
-        |y| {
-            let mut y = *y;
-            game.flip(&mut y[..n_out]);
-            y
-        },
-        |value, later, lambda| {
-            let mut y = [0f32; MAX_OUTPUTS];
-            for ((r, &v), &g) in y.iter_mut().zip(value).zip(later).take(n_out) {
-                *r = (1.0 - lambda) * v + lambda * g;
-            }
-            y
-        },
-    );
+    let lambda = cfg.lambda;
+    let returns = lambda_returns(&steps, flip, |value, next| {
+        let mut y = [0f32; MAX_OUTPUTS];
+        for ((r, &p), &g) in y.iter_mut().zip(value).zip(next).take(n_out) {
+            *r = (1.0 - lambda) * p + lambda * g;
+        }
+        flip(&y)
+    });
+    // Last position first: the order the round's shuffle was seeded on
+    // when the shipped networks were trained.
     inputs
         .into_iter()
         .zip(returns)
+        .rev()
         .map(|(input, y)| Sample {
             input,
             target: y[..n_out].to_vec(),
@@ -264,15 +285,7 @@ impl<'g, G: Game> GameTrainer<'g, G> {
         let game = self.game;
         let mut samples: Vec<Sample> = (0..n as u64)
             .into_par_iter()
-            .flat_map_iter(|g| {
-                self_play(
-                    game,
-                    net,
-                    cfg.lambda,
-                    cfg.explore,
-                    splitmix(cfg.seed ^ splitmix(first + g)),
-                )
-            })
+            .flat_map_iter(|g| self_play(game, net, cfg, splitmix(cfg.seed ^ splitmix(first + g))))
             .collect();
         let mut rng = SmallRng::seed_from_u64(splitmix(cfg.seed ^ first ^ 0x5eed));
         samples.shuffle(&mut rng);
@@ -332,37 +345,62 @@ mod tests {
     use super::*;
     use crate::icehouse::game::IcehouseKotra;
 
+    fn config(explore: f32, cut_trace: bool) -> GameTrainConfig {
+        GameTrainConfig {
+            lambda: 1.0,
+            explore,
+            cut_trace,
+            ..GameTrainConfig::default()
+        }
+    }
+
+    /// How many targets are exactly a game result (0 or 1), and whether
+    /// they alternate back from the last mover's win (samples come last
+    /// position first).
+    fn results(samples: &[Sample]) -> (usize, bool) {
+        let exact = samples
+            .iter()
+            .filter(|s| s.target[0] == 0.0 || s.target[0] == 1.0)
+            .count();
+        let alternate = samples
+            .iter()
+            .enumerate()
+            .all(|(k, s)| s.target == vec![if k % 2 == 0 { 1.0 } else { 0.0 }]);
+        (exact, alternate)
+    }
+
     #[test]
-    fn greedy_lambda_one_targets_are_the_result_from_each_side() {
-        // Icehouse's flip is 1 − y: with λ = 1 and no exploration every
-        // position's target is the game's result for its side to move,
-        // alternating back from the last mover's win.
+    fn lambda_one_targets_are_the_result_from_each_side() {
+        // Icehouse's flip is 1 − y: with λ = 1 every position's target is
+        // the game's result for its side to move, alternating back from
+        // the last mover's win, whether the turns were greedy or random
+        // (without the cut, the returns run on through every turn).
         let game = IcehouseKotra;
         let net = GameNet::random(game.inputs(), 8, game.outputs(), 3);
-        let samples = self_play(&game, &net, 1.0, 0.0, 9);
-        assert!(samples.len() > 2);
-        for (k, s) in samples.iter().rev().enumerate() {
-            let want = if k % 2 == 0 { 1.0 } else { 0.0 };
-            assert_eq!(s.target, vec![want], "{k} turns before the end");
+        for explore in [0.0, 1.0] {
+            let samples = self_play(&game, &net, &config(explore, false), 9);
+            assert!(samples.len() > 2);
+            assert_eq!(
+                results(&samples),
+                (samples.len(), true),
+                "explore {explore}"
+            );
         }
     }
 
     #[test]
-    fn exploring_every_turn_leaves_each_target_its_best_value() {
-        // Every turn random: almost all stray, so almost no target is a
-        // game result any more; each is the network's view of a best turn.
+    fn with_the_cut_a_random_turn_starts_afresh_from_the_best_value() {
+        // Every turn random and the trace cut: almost all stray, so
+        // almost no target is a game result any more; each is the
+        // network's view of a best turn.
         let game = IcehouseKotra;
         let net = GameNet::random(game.inputs(), 8, game.outputs(), 3);
-        let samples = self_play(&game, &net, 1.0, 1.0, 9);
-        let results = samples
-            .iter()
-            .filter(|s| s.target[0] == 0.0 || s.target[0] == 1.0)
-            .count();
-        assert!(
-            results * 4 < samples.len(),
-            "{results} of {}",
-            samples.len()
-        );
+        let samples = self_play(&game, &net, &config(1.0, true), 9);
+        let (exact, _) = results(&samples);
+        assert!(exact * 4 < samples.len(), "{exact} of {}", samples.len());
+        // Greedy, the cut changes nothing.
+        let greedy = self_play(&game, &net, &config(0.0, true), 9);
+        assert_eq!(results(&greedy), (greedy.len(), true));
     }
 
     #[test]

@@ -1,35 +1,39 @@
-//! TD(λ) targets of one self-play game, for every game the trainer plays:
+//! TD(λ) targets of one self-play game, for every game the trainers play:
 //! backgammon's [`Probs`](crate::eval::Probs) and the other games' output
 //! vectors go through the same backward pass, so a fix to how returns are
 //! formed (such as the cut after an exploratory move) reaches all three.
 
-/// One decision of a self-play game, from the side that made it.
+/// One decision of a self-play game.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Step<V> {
-    /// What the best move leads to (the exact result when it ends the
-    /// game, else the network's view of the position it leaves).
-    pub best_value: V,
-    /// Whether the move played was another (an exploratory move).
+    /// What the move the returns follow leads to: the exact result when
+    /// it ends the game, else the network's view of the position it
+    /// leaves, in whichever side's view the caller's `own` and `combine`
+    /// expect.
+    pub value: V,
+    /// Whether the move played was not the one `value` is of (an
+    /// exploratory move), so the later returns say nothing of it.
     pub strayed: bool,
 }
 
-/// The λ-return of every step, in order. The last step's return is its
-/// best move's value; each earlier one blends its own best value with the
-/// next step's return seen from the other side,
-/// `(1 − λ)·value + λ·flip(next)`. A step that strayed from its best move
-/// starts afresh from the best move's value (Watkins' cut): the returns
-/// after it followed another move, so they say nothing of the best one.
-pub fn lambda_returns<V: Clone>(
+/// The λ-return of every step, in order, from the view of the side that
+/// made it. The last step's return is `own(value)`; each earlier one
+/// `combine(value, next step's return)`, the blend
+/// `(1 − λ)·value + λ·next` with the next return turned to this side's
+/// view (each game turns and blends in the order its recipes were trained
+/// with, so they reproduce their networks to the bit). A step that strayed
+/// starts afresh from `own(value)` (Watkins' cut): the returns after it
+/// followed another move, so they say nothing of the best one.
+pub fn lambda_returns<V>(
     steps: &[Step<V>],
-    lambda: f32,
-    flip: impl Fn(&V) -> V,
-    blend: impl Fn(&V, &V, f32) -> V,
+    own: impl Fn(&V) -> V,
+    combine: impl Fn(&V, &V) -> V,
 ) -> Vec<V> {
     let mut out: Vec<V> = Vec::with_capacity(steps.len());
     for step in steps.iter().rev() {
         let ret = match out.last() {
-            Some(next) if !step.strayed => blend(&step.best_value, &flip(next), lambda),
-            _ => step.best_value.clone(),
+            Some(next) if !step.strayed => combine(&step.value, next),
+            _ => own(&step.value),
         };
         out.push(ret);
     }
@@ -45,12 +49,9 @@ mod tests {
     fn returns(steps: &[(f32, bool)], lambda: f32) -> Vec<f32> {
         let steps: Vec<Step<f32>> = steps
             .iter()
-            .map(|&(best_value, strayed)| Step {
-                best_value,
-                strayed,
-            })
+            .map(|&(value, strayed)| Step { value, strayed })
             .collect();
-        lambda_returns(&steps, lambda, |v| -v, |v, g, l| (1.0 - l) * v + l * g)
+        lambda_returns(&steps, |v| *v, |v, next| (1.0 - lambda) * v - lambda * next)
     }
 
     #[test]

@@ -221,7 +221,7 @@ pub fn play_game(
             position: pos,
             kind: eval.net_kind(&pos),
             step: Step {
-                best_value,
+                value: best_value,
                 strayed,
             },
         });
@@ -239,12 +239,16 @@ pub fn play_game(
 /// network learns.
 fn targets(trail: &[Turn], lambda: f32) -> Vec<Sample> {
     let steps: Vec<Step<Probs>> = trail.iter().map(|t| t.step).collect();
-    let returns = lambda_returns(&steps, lambda, Probs::flip, |value, later, lambda| {
-        let mut r = Probs::default();
-        r.add_scaled(value, 1.0 - lambda);
-        r.add_scaled(later, lambda);
-        r
-    });
+    let returns = lambda_returns(
+        &steps,
+        |value| *value,
+        |value, next| {
+            let mut r = Probs::default();
+            r.add_scaled(value, 1.0 - lambda);
+            r.add_scaled(&next.flip(), lambda);
+            r
+        },
+    );
     trail
         .iter()
         .zip(returns)
@@ -379,7 +383,7 @@ mod tests {
             position: Position::starting(),
             kind: Some(NetKind::Contact),
             step: Step {
-                best_value: Probs(value),
+                value: Probs(value),
                 strayed,
             },
         }
@@ -392,7 +396,7 @@ mod tests {
             turn([1.0, 0.0, 0.0, 0.0, 0.0], false),
         ];
         let t = targets(&trail, 0.0);
-        assert_eq!(t[0].target, trail[0].step.best_value);
+        assert_eq!(t[0].target, trail[0].step.value);
         let t = targets(&trail, 0.5);
         // 0.5 * own value + 0.5 * the flipped final result (a loss for the first mover).
         assert!((t[0].target.win() - 0.3).abs() < 1e-6);
@@ -409,10 +413,10 @@ mod tests {
             turn([1.0, 0.0, 0.0, 0.0, 0.0], false),
         ];
         let t = targets(&trail, 1.0);
-        assert_eq!(t[1].target, trail[1].step.best_value);
-        assert_eq!(t[0].target, trail[1].step.best_value.flip());
+        assert_eq!(t[1].target, trail[1].step.value);
+        assert_eq!(t[0].target, trail[1].step.value.flip());
         let t = targets(&trail, 0.0);
-        assert_eq!(t[1].target, trail[1].step.best_value);
+        assert_eq!(t[1].target, trail[1].step.value);
     }
 
     #[test]

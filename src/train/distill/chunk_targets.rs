@@ -442,7 +442,13 @@ mod tests {
         // hard-plan copies), as the run's own rolled-out ones do.
         let mut all = Vec::new();
         let rolled: Vec<usize> = (0..expected.len()).collect();
-        add_trained(&mut all, expected.clone(), &rolled, 1, &distill(&banked).weighting);
+        add_trained(
+            &mut all,
+            expected.clone(),
+            &rolled,
+            1,
+            &distill(&banked).weighting,
+        );
         let weights: usize = expected
             .iter()
             .map(|s| 5 * copies(&s.position, banked.hard_plan_weight))
@@ -544,7 +550,13 @@ mod tests {
         );
         // The rolled-out positions count rollout_weight times as often.
         let mut all = Vec::new();
-        let trained = add_trained(&mut all, first.clone(), &chosen, 1, &distill(&cfg).weighting);
+        let trained = add_trained(
+            &mut all,
+            first.clone(),
+            &chosen,
+            1,
+            &distill(&cfg).weighting,
+        );
         let count = |i: usize| {
             all.iter()
                 .filter(|s| s.position == first[i].position)
@@ -569,7 +581,10 @@ mod tests {
                 .count()
                 == 1
             {
-                assert_eq!(count(i), 3 * copies(&first[i].position, cfg.hard_plan_weight));
+                assert_eq!(
+                    count(i),
+                    3 * copies(&first[i].position, cfg.hard_plan_weight)
+                );
             }
         }
         assert_eq!(
