@@ -3,7 +3,8 @@
 //! TD(λ) return, computed backwards from the game's result through the
 //! network's own evaluations of the following positions.
 
-use crate::backgammon::{GameResult, Position, with_legal_moves};
+use crate::backgammon::cube::CubeRules;
+use crate::backgammon::{GameState, Phase, Position};
 use crate::cube::CubeState;
 use crate::eval::{Evaluator, FirstLayerMemo, NetKind, Probs};
 use crate::players::duel::roll_for_turn;
@@ -187,7 +188,8 @@ struct Turn {
     step: Step<Probs>,
 }
 
-/// One self-play game's samples.
+/// One self-play game's samples. The rules' referee ([`GameState`])
+/// keeps the game, as in a duel: cubeless, so nobody doubles.
 pub fn play_game(
     eval: &Evaluator,
     rng: &mut SmallRng,
@@ -196,12 +198,25 @@ pub fn play_game(
 ) -> Vec<Sample> {
     let mut trail: Vec<Turn> = Vec::with_capacity(64);
     let mut equities: Vec<f32> = Vec::with_capacity(64);
-    let mut pos = Position::starting();
+    let mut game = GameState::new(CubeRules::default(), true, false);
     // An untrained network can shuffle checkers for thousands of turns; a
     // game cut off here ends on the network's own evaluation.
     for turn in 0..MAX_TURNS {
         let dice = roll_for_turn(rng, turn);
-        let (after, best_value, strayed) = with_legal_moves(&pos, dice, |list| {
+        // The opening roll is never a double: player 0 throws the higher
+        // die and moves first with both.
+        let rolled = if turn == 0 {
+            game.opening_roll(dice.high(), dice.low()).map(|_| ())
+        } else {
+            game.roll(dice)
+        };
+        debug_assert!(rolled.is_ok());
+        let before = game.position;
+        let mut step = Step {
+            value: Probs::default(),
+            strayed: false,
+        };
+        let played = game.play_chosen(|_, list| {
             let moves = list.as_slice();
             equities.clear();
             let mut best = (0, Probs::default(), f32::NEG_INFINITY);
@@ -215,21 +230,22 @@ pub fn play_game(
                 }
             }
             let played = policy.pick(rng, &equities, best.0);
-            (moves[played].position, best.1, played != best.0)
+            step = Step {
+                value: best.1,
+                strayed: played != best.0,
+            };
+            played
         });
+        debug_assert!(played.is_ok());
         trail.push(Turn {
-            position: pos,
-            kind: eval.net_kind(&pos),
-            step: Step {
-                value: best_value,
-                strayed,
-            },
+            position: before,
+            kind: eval.net_kind(&before),
+            step,
         });
         // The best move's value is exact when that move ends the game.
-        if GameResult::of_mover_win(&after).is_some() {
+        if matches!(game.phase(), Phase::Over(_)) {
             break;
         }
-        pos = after.swap();
     }
     targets(&trail, lambda)
 }
