@@ -227,3 +227,78 @@ fn quick_crashed_test_agrees_with_the_game_plan() {
     }
     assert!(crashed > 100, "only {crashed} crashed positions");
 }
+
+/// The cube as the search and the rollouts book it (`CubeState`: doubled,
+/// cash, the value of a result) follows the rules the referee enforces
+/// (`GameState`): in random money games with random doubles, takes and
+/// passes, with and without the Jacoby rule and automatic doubles, the two
+/// agree on who may double, on the cube after a take, on what a pass
+/// cashes and on what the game's result is worth.
+#[test]
+fn the_cube_states_of_search_and_rollouts_follow_the_referee() {
+    use kotra::backgammon::cube::CubeRules;
+    use kotra::backgammon::{GameState, Phase};
+    use kotra::cube::CubeState;
+    let (mut passes, mut takes, mut ends) = (0, 0, 0);
+    for seed in 0..300u64 {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let rules = CubeRules {
+            jacoby: seed % 2 == 0,
+            automatic_doubles: seed % 3 == 0,
+            ..CubeRules::default()
+        };
+        let mut game = GameState::new(rules, true, false);
+        while !game
+            .opening_roll(rng.random_range(1..=6), rng.random_range(1..=6))
+            .unwrap()
+        {}
+        let seen = |game: &GameState| CubeState::from_setup(&game.setup(0, [0, 0]));
+        let mut opening = true;
+        loop {
+            if !opening {
+                let state = seen(&game);
+                let may = game.cube.can_double(game.on_roll, false, false).is_ok();
+                assert_eq!(state.roller_may_double(), may, "seed {seed}");
+                if may && state.value < 1024 && rng.random_bool(0.05) {
+                    game.double().unwrap();
+                    if rng.random_bool(0.7) {
+                        game.take().unwrap();
+                        assert_eq!(seen(&game), state.doubled(), "seed {seed}");
+                        takes += 1;
+                    } else {
+                        let roller = game.on_roll;
+                        game.pass().unwrap();
+                        let Phase::Over(outcome) = game.phase() else {
+                            panic!("a pass ends the game")
+                        };
+                        assert_eq!(outcome.winner, roller);
+                        assert_eq!(outcome.points as f32, state.cash(), "seed {seed}");
+                        passes += 1;
+                        break;
+                    }
+                }
+                let dice = Dice::new(rng.random_range(1..=6), rng.random_range(1..=6)).unwrap();
+                game.roll(dice).unwrap();
+            }
+            opening = false;
+            let before = seen(&game);
+            let mover = game.on_roll;
+            game.play_chosen(|_, list| rng.random_range(0..list.len()))
+                .unwrap();
+            if let Phase::Over(outcome) = game.phase() {
+                assert_eq!(outcome.winner, mover);
+                assert_eq!(
+                    outcome.points as f32,
+                    before.result_value(outcome.result, true),
+                    "seed {seed}: {outcome:?} under {before:?}"
+                );
+                ends += 1;
+                break;
+            }
+        }
+    }
+    assert!(
+        passes > 20 && takes > 50 && ends > 50,
+        "{passes} {takes} {ends}"
+    );
+}
