@@ -165,6 +165,51 @@ fn duel_reports_points_per_game_as_json() {
 }
 
 #[test]
+fn a_duel_with_the_cube_plays_two_networks() {
+    // The shipped network against itself on mirrored dice: every pair
+    // cancels, cube and all.
+    let v = run_json(&[
+        "duel", "--cube", "--a", "net", "--b", "net", "--games", "20", "--seed", "3", "--json",
+    ]);
+    assert_eq!(
+        (v["games"].as_u64(), v["ppg"].as_f64()),
+        (Some(20), Some(0.0)),
+        "{v}"
+    );
+    let v = run_json(&[
+        "duel",
+        "--cube",
+        "--a",
+        "net",
+        "--b",
+        "net:models/kotra-v1.net",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert!(v["ppg"].as_f64().unwrap() > 0.3, "{v}");
+    assert_one_line_error(
+        &run(&["duel", "--cube", "--a", "net", "--b", "pubeval"]),
+        "plays two networks",
+    );
+    assert_one_line_error(
+        &run(&[
+            "--game",
+            "icehouse-kotra",
+            "duel",
+            "--cube",
+            "--a",
+            "net",
+            "--b",
+            "net",
+        ]),
+        "for backgammon",
+    );
+}
+
+#[test]
 fn damaged_or_missing_model_files_are_refused_in_one_line() {
     let dir = scratch_dir("models");
     let missing = dir.join("none.net");

@@ -2,8 +2,9 @@
 
 use crate::eval::shipped_model;
 use crate::notation::mat::{Action, GameRecord, MatchRecord};
+use crate::players::cubeful::{CubefulPlayer, cubeful_duel};
 use crate::players::duel::{GameLog, duel_logged};
-use crate::players::{duel_reporting, parse_player};
+use crate::players::{duel_reporting, parse_cubeful_player, parse_player};
 use anyhow::Context;
 
 /// `duel`'s arguments, shared by the three games' duels.
@@ -29,17 +30,29 @@ pub struct DuelArgs {
     /// read back.
     #[arg(long, value_name = "DIR")]
     pub save_games: Option<std::path::PathBuf>,
+    /// Backgammon: money games with the cube (no Jacoby, no beavers),
+    /// both players networks that double, take and move by their cubeful
+    /// search at their ply.
+    #[arg(long)]
+    pub cube: bool,
 }
 
 impl DuelArgs {
-    /// What every game's duel refuses; `saves` says whether this game's
-    /// duels can be saved (backgammon's, as `.mat`).
-    pub fn check(&self, saves: bool) -> anyhow::Result<()> {
+    /// What every game's duel refuses; `backgammon` says whether this is
+    /// backgammon's (whose duels can be saved as `.mat` and played with
+    /// the cube).
+    pub fn check(&self, backgammon: bool) -> anyhow::Result<()> {
         if self.games == 0 {
             anyhow::bail!("--games must be at least 1");
         }
-        if self.save_games.is_some() && !saves {
+        if self.save_games.is_some() && !backgammon {
             anyhow::bail!("--save-games writes backgammon games only (.mat)");
+        }
+        if self.cube && !backgammon {
+            anyhow::bail!("--cube is for backgammon duels");
+        }
+        if self.cube && self.save_games.is_some() {
+            anyhow::bail!("--save-games saves cubeless duels only");
         }
         Ok(())
     }
@@ -47,6 +60,9 @@ impl DuelArgs {
 
 pub fn run(args: DuelArgs) -> anyhow::Result<()> {
     args.check(true)?;
+    if args.cube {
+        return run_cubeful(&args);
+    }
     let DuelArgs {
         a,
         b,
@@ -54,6 +70,7 @@ pub fn run(args: DuelArgs) -> anyhow::Result<()> {
         seed,
         json,
         save_games,
+        cube: _,
     } = args;
     let pa = parse_player(&a, shipped_model)?;
     let pb = parse_player(&b, shipped_model)?;
@@ -82,6 +99,28 @@ pub fn run(args: DuelArgs) -> anyhow::Result<()> {
         println!(
             "{a} vs {b}: {:+.3} ± {:.3} points per game for {a} over {} games (mirrored dice, cubeless, seed {seed})",
             r.ppg, r.se, r.games
+        );
+    }
+    Ok(())
+}
+
+/// `duel --cube`: two networks, money games with the cube.
+fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
+    let (ea, ply_a) = parse_cubeful_player(&args.a, shipped_model)?;
+    let (eb, ply_b) = parse_cubeful_player(&args.b, shipped_model)?;
+    let (pa, pb) = (
+        CubefulPlayer::new(&ea, ply_a),
+        CubefulPlayer::new(&eb, ply_b),
+    );
+    let bar = games_bar(!args.json, args.games);
+    let r = cubeful_duel(&pa, &pb, args.games, args.seed, &|n| bar.inc(n));
+    bar.finish_and_clear();
+    if args.json {
+        println!("{}", serde_json::to_string(&r)?);
+    } else {
+        println!(
+            "{} vs {}: {:+.3} ± {:.3} points per game for {} over {} games (mirrored dice, money with the cube, seed {})",
+            args.a, args.b, r.ppg, r.se, args.a, r.games, args.seed
         );
     }
     Ok(())

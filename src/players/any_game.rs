@@ -1,7 +1,7 @@
 //! Players and mirrored duels for the games behind [`Game`]: a network at
 //! some ply, the game's greedy heuristic, or a random mover.
 
-use super::duel::{DuelResult, mirrored_pairs};
+use super::duel::{DuelResult, mirrored_games};
 use super::{NetSpecError, PlayerError, net_spec};
 use crate::eval::game_net::{GameModel, GameNet};
 use crate::game::Game;
@@ -83,10 +83,9 @@ pub fn duel_game_reporting<G: Game>(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> DuelResult {
-    mirrored_pairs(games, seed, progress, |_, dice_seed, choice_seeds| {
-        let first = play_one(game, [a, b], dice_seed, choice_seeds[0]);
-        let second = -play_one(game, [b, a], dice_seed, choice_seeds[1]);
-        f64::from(first + second)
+    mirrored_games(games, seed, progress, |swapped, dice_seed, choice_seed| {
+        let seats = if swapped { [b, a] } else { [a, b] };
+        f64::from(play_one(game, seats, dice_seed, choice_seed))
     })
 }
 

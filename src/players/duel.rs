@@ -34,10 +34,23 @@ pub fn duel_reporting(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> DuelResult {
+    mirrored_games(games, seed, progress, |swapped, dice_seed, choice_seed| {
+        let (first, second) = if swapped { (b, a) } else { (a, b) };
+        f64::from(play_game(first, second, dice_seed, choice_seed))
+    })
+}
+
+/// [`mirrored_pairs`] of whole games: `play(swapped, dice_seed,
+/// choice_seed)` plays one game, A first (B first when `swapped`), and
+/// gives the first mover's points.
+pub fn mirrored_games(
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+    play: impl Fn(bool, u64, u64) -> f64 + Sync,
+) -> DuelResult {
     mirrored_pairs(games, seed, progress, |_, dice_seed, choice_seeds| {
-        let first = play_game(a, b, dice_seed, choice_seeds[0]);
-        let second = -play_game(b, a, dice_seed, choice_seeds[1]);
-        f64::from(first + second)
+        play(false, dice_seed, choice_seeds[0]) - play(true, dice_seed, choice_seeds[1])
     })
 }
 

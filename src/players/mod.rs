@@ -2,6 +2,7 @@
 //! at some ply, PubEval, or a random mover, all behind one trait.
 
 pub mod any_game;
+pub mod cubeful;
 pub mod duel;
 pub mod four_player;
 
@@ -68,6 +69,10 @@ pub enum PlayerError {
     #[error("bad ply in '{0}' (expected @0 to @3)")]
     Ply(String),
     #[error(
+        "a duel with the cube plays two networks: '{0}' is not net or net:PATH (either with @PLY)"
+    )]
+    CubeNeedsNet(String),
+    #[error(
         "unknown player '{0}' (expected net, net:PATH, heuristic or random, optionally with @PLY for nets)"
     )]
     UnknownForGame(String),
@@ -90,19 +95,39 @@ pub fn parse_player(
         "random" => return Ok(Box::new(RandomPlayer)),
         _ => {}
     }
+    let (eval, ply) = net_player(spec, shipped, PlayerError::Unknown)?;
+    Ok(Box::new(NetPlayer {
+        eval: Arc::new(eval),
+        ply,
+    }))
+}
+
+/// The network and ply of a player with the cube (`net`, `net@1`,
+/// `net:PATH`, `net:PATH@2`); `shipped` supplies the default network.
+pub fn parse_cubeful_player(
+    spec: &str,
+    shipped: impl FnOnce() -> Result<Model, ModelError>,
+) -> Result<(Evaluator, u8), PlayerError> {
+    net_player(spec, shipped, PlayerError::CubeNeedsNet)
+}
+
+/// The network and ply `net[:PATH][@PLY]` names; a spec that is not a
+/// network is refused with `not_net`.
+fn net_player(
+    spec: &str,
+    shipped: impl FnOnce() -> Result<Model, ModelError>,
+    not_net: fn(String) -> PlayerError,
+) -> Result<(Evaluator, u8), PlayerError> {
     let (path, ply) = match net_spec(spec, 3) {
         Ok(parsed) => parsed,
-        Err(NetSpecError::NotNet) => return Err(PlayerError::Unknown(spec.into())),
+        Err(NetSpecError::NotNet) => return Err(not_net(spec.into())),
         Err(NetSpecError::Ply) => return Err(PlayerError::Ply(spec.into())),
     };
     let model = match path {
         None => shipped()?,
         Some(p) => Model::load(Path::new(p))?,
     };
-    Ok(Box::new(NetPlayer {
-        eval: Arc::new(Evaluator::new(model)),
-        ply,
-    }))
+    Ok((Evaluator::new(model), ply))
 }
 
 /// Why a player description is not `net[:PATH][@PLY]`.

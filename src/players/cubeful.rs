@@ -1,0 +1,165 @@
+//! Money games with the cube between two searching players, on mirrored
+//! dice: each side doubles, answers doubles and moves by its own cubeful
+//! search, and the rules' referee ([`GameState`]) keeps the game (who may
+//! double, the cube's value, the points of a pass or a result). A cube
+//! model or a network is judged here by the points it wins with the cube
+//! in play, which a cubeless duel cannot show.
+
+use super::duel::{DuelResult, mirrored_games, roll_for_turn};
+use crate::backgammon::cube::CubeRules;
+use crate::backgammon::{GameState, Phase};
+use crate::cube::{CubeState, TakeAnswer};
+use crate::eval::Evaluator;
+use crate::search::{SearchSettings, Searcher};
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+
+/// A game still going after this many turns is scored as a draw.
+const MAX_TURNS: usize = 10_000;
+
+/// A network searching at a ply for its moves and its cube decisions
+/// (0 = the network alone, as gnubg counts plies).
+pub struct CubefulPlayer<'a> {
+    searcher: Searcher<'a>,
+    ply: u8,
+}
+
+impl<'a> CubefulPlayer<'a> {
+    pub fn new(eval: &'a Evaluator, ply: u8) -> CubefulPlayer<'a> {
+        CubefulPlayer {
+            searcher: Searcher::new(eval),
+            ply,
+        }
+    }
+
+    /// Whether the side on roll in `game` doubles now.
+    fn doubles(&self, game: &GameState, state: &CubeState) -> bool {
+        state.roller_may_double()
+            && self
+                .searcher
+                .cube_decision(&game.position, state, self.ply)
+                .decision
+                .should_double()
+    }
+
+    /// Whether this side, doubled in `game` (the doubler on roll, `state`
+    /// from the doubler's view before the double), takes.
+    fn takes(&self, game: &GameState, state: &CubeState) -> bool {
+        let decision = self
+            .searcher
+            .cube_decision(&game.position, state, self.ply)
+            .decision;
+        decision.take != TakeAnswer::Pass
+    }
+}
+
+/// `games` money games with the cube (rounded up to even) of `a` against
+/// `b`, each dice sequence played twice with the seats swapped; points per
+/// game for `a`, cube included.
+pub fn cubeful_duel(
+    a: &CubefulPlayer,
+    b: &CubefulPlayer,
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> DuelResult {
+    mirrored_games(games, seed, progress, |swapped, dice_seed, _| {
+        let (first, second) = if swapped { (b, a) } else { (a, b) };
+        play_cubeful_game(first, second, dice_seed) as f64
+    })
+}
+
+/// One money game with the cube from the starting position; the points
+/// `first` (who makes the opening move) wins, negative when it loses.
+pub fn play_cubeful_game(first: &CubefulPlayer, second: &CubefulPlayer, dice_seed: u64) -> i64 {
+    let mut dice_rng = SmallRng::seed_from_u64(dice_seed);
+    let players = [first, second];
+    let mut game = GameState::new(CubeRules::default(), true, false);
+    let seen = |game: &GameState| CubeState::from_setup(&game.setup(0, [0, 0]));
+    let result = |game: &GameState| match game.phase() {
+        Phase::Over(outcome) => {
+            let points = outcome.points as i64;
+            Some(if outcome.winner == 0 { points } else { -points })
+        }
+        _ => None,
+    };
+    // The opening roll is never a double: `first` (player 0) throws the
+    // higher die and moves first with both, with no cube action before.
+    let opening = roll_for_turn(&mut dice_rng, 0);
+    let started = game.opening_roll(opening.high(), opening.low());
+    debug_assert_eq!(started, Ok(true));
+    for turn in 0..MAX_TURNS {
+        // The dice are drawn whatever the cube does, so both games of a
+        // pair roll the same sequence.
+        let dice = if turn > 0 {
+            roll_for_turn(&mut dice_rng, turn)
+        } else {
+            opening
+        };
+        let on_roll = players[game.on_roll as usize];
+        if turn > 0 {
+            let state = seen(&game);
+            if on_roll.doubles(&game, &state) {
+                let answering = players[1 - game.on_roll as usize];
+                let offered = game.double();
+                debug_assert!(offered.is_ok());
+                let answered = if answering.takes(&game, &state) {
+                    game.take()
+                } else {
+                    game.pass()
+                };
+                debug_assert!(answered.is_ok());
+                if let Some(points) = result(&game) {
+                    return points;
+                }
+            }
+            let rolled = game.roll(dice);
+            debug_assert!(rolled.is_ok());
+        }
+        let state = seen(&game);
+        let settings = SearchSettings::world_class(on_roll.ply);
+        let played = game
+            .play_chosen(|_, list| on_roll.searcher.rank_moves(list, &state, &settings)[0].index);
+        debug_assert!(played.is_ok());
+        if let Some(points) = result(&game) {
+            return points;
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{Model, shipped_model};
+
+    #[test]
+    fn a_player_against_itself_ties_and_the_cube_raises_the_stakes() {
+        let eval = Evaluator::new(shipped_model().unwrap());
+        let me = CubefulPlayer::new(&eval, 0);
+        let same = cubeful_duel(&me, &me, 40, 3, &|_| {});
+        assert_eq!(same.ppg, 0.0, "mirrored dice, the same player: {same:?}");
+        // Against an untrained network the shipped one doubles it out:
+        // more than a point a game, which cubeless play cannot reach on
+        // single wins and gammons alone this often.
+        let weak = Evaluator::new(Model::random(16, 8, 2));
+        let them = CubefulPlayer::new(&weak, 0);
+        let r = cubeful_duel(&me, &them, 40, 3, &|_| {});
+        assert_eq!(r.games, 40);
+        assert!(r.ppg > 1.0, "{r:?}");
+    }
+
+    #[test]
+    fn the_same_seed_plays_the_same_games() {
+        let eval = Evaluator::new(shipped_model().unwrap());
+        let me = CubefulPlayer::new(&eval, 0);
+        let weak = Evaluator::new(Model::random(16, 8, 2));
+        let them = CubefulPlayer::new(&weak, 0);
+        for seed in [5, 6] {
+            assert_eq!(
+                play_cubeful_game(&me, &them, seed),
+                play_cubeful_game(&me, &them, seed)
+            );
+        }
+    }
+}
