@@ -16,6 +16,7 @@ use crate::train::lambda_returns::{Step, lambda_returns};
 use crate::train::learner::{LearnerState, TrainableMlp};
 use burn::optim::{AdamConfig, ModuleOptimizer};
 use burn::tensor::Device;
+use ndarray::Array2;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -292,13 +293,13 @@ impl<'g, G: Game> GameTrainer<'g, G> {
         let mut twin = self.net.take().expect("the twin is always there");
         let (mut loss_sum, mut batches) = (0f32, 0);
         for chunk in samples.chunks(cfg.batch) {
-            let x: Vec<f32> = chunk.iter().flat_map(|s| s.input.iter().copied()).collect();
-            let t: Vec<f32> = chunk
-                .iter()
-                .flat_map(|s| s.target.iter().copied())
-                .collect();
-            let (next, loss) =
-                twin.adam_step(&mut self.optim, x, t, chunk.len(), cfg.lr, &self.device);
+            let matrix = |row: fn(&Sample) -> &[f32]| {
+                let cols = row(&chunk[0]).len();
+                let flat: Vec<f32> = chunk.iter().flat_map(|s| row(s).iter().copied()).collect();
+                Array2::from_shape_vec((chunk.len(), cols), flat).expect("rows of one length")
+            };
+            let (x, t) = (matrix(|s| &s.input), matrix(|s| &s.target));
+            let (next, loss) = twin.adam_step(&mut self.optim, x, t, cfg.lr, &self.device);
             twin = next;
             loss_sum += loss;
             batches += 1;

@@ -513,7 +513,7 @@ impl Work {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::train::learner::TrainableMlp;
+    use crate::train::learner::{TrainableMlp, encoded_batch};
     use burn::optim::AdamConfig;
     use burn::tensor::Device;
 
@@ -542,16 +542,10 @@ mod tests {
         let device = Device::flex().autodiff();
         let mut twin = TrainableMlp::from_mlp(net, &device);
         let mut optim = AdamConfig::new().init();
-        let n_in = net.inputs;
         let mut losses = Vec::new();
         for _ in 0..steps {
-            let mut x = vec![0f32; batch.len() * n_in];
-            let mut t = Vec::new();
-            for (s, row) in batch.iter().zip(x.chunks_exact_mut(n_in)) {
-                encode(&s.position, NetKind::Contact, row);
-                t.extend_from_slice(&s.target.0);
-            }
-            let (next, loss) = twin.adam_step(&mut optim, x, t, batch.len(), lr, &device);
+            let (x, t) = encoded_batch(batch, NetKind::Contact, &[]);
+            let (next, loss) = twin.adam_step(&mut optim, x, t, lr, &device);
             twin = next;
             losses.push(loss);
         }

@@ -15,6 +15,7 @@ use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::store::ModuleRecord;
 use burn::tensor::activation::sigmoid;
 use burn::tensor::{Bytes, Device, Tensor, TensorData};
+use ndarray::{Array2, ArrayView1};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -155,21 +156,18 @@ impl TrainableMlp {
         Ok((self.load_record(record), optim))
     }
 
-    /// One Adam step on the mean squared error of `rows` examples (inputs
-    /// `x`, targets `t`, both row-major); returns the loss before the step.
+    /// One Adam step on the mean squared error of a batch (inputs `x` and
+    /// targets `t`, one example a row); returns the loss before the step.
     pub fn adam_step(
         self,
         optim: &mut ModuleOptimizer,
-        x: Vec<f32>,
-        t: Vec<f32>,
-        rows: usize,
+        x: Array2<f32>,
+        t: Array2<f32>,
         lr: f64,
         device: &Device,
     ) -> (TrainableMlp, f32) {
-        let n_in = x.len() / rows;
-        let n_out = t.len() / rows;
-        let x = Tensor::<2>::from_data(TensorData::new(x, [rows, n_in]), device);
-        let t = Tensor::<2>::from_data(TensorData::new(t, [rows, n_out]), device);
+        let x = Tensor::<2>::from_data(tensor_data(x), device);
+        let t = Tensor::<2>::from_data(tensor_data(t), device);
         let loss = (self.forward(x) - t).powf_scalar(2.0).mean();
         let value = loss.clone().into_scalar::<f32>();
         let grads = GradientsParams::from_grads(loss.backward(), &self);
@@ -313,7 +311,6 @@ impl NetLearner {
             return None;
         }
         let mut rng = SmallRng::seed_from_u64(seed);
-        let n_in = self.kind.inputs();
         let (mut loss_sum, mut batches) = (0f64, 0usize);
         for _ in 0..epochs {
             mine.shuffle(&mut rng);
@@ -321,17 +318,8 @@ impl NetLearner {
                 let loss = match &mut self.engine {
                     Engine::Burn(twin) => {
                         let BurnTwin { net, optim, device } = twin.as_mut();
-                        let mut x = vec![0f32; chunk.len() * n_in];
-                        let mut t = Vec::with_capacity(chunk.len() * OUTPUTS);
-                        for (s, row) in chunk.iter().zip(x.chunks_exact_mut(n_in)) {
-                            encode(&s.position, self.kind, row);
-                            for &i in &self.dropped {
-                                row[i] = 0.0;
-                            }
-                            t.extend_from_slice(&s.target.0);
-                        }
-                        let (next, loss) =
-                            net.clone().adam_step(optim, x, t, chunk.len(), lr, device);
+                        let (x, t) = encoded_batch(chunk, self.kind, &self.dropped);
+                        let (next, loss) = net.clone().adam_step(optim, x, t, lr, device);
                         *net = next;
                         loss
                     }
@@ -343,6 +331,40 @@ impl NetLearner {
         }
         Some(loss_sum / batches as f64)
     }
+}
+
+/// A batch of backgammon samples as the learner's matrices: each
+/// position's inputs for `kind` (the `dropped` inputs zeroed) and its five
+/// targets, one sample a row.
+pub fn encoded_batch(
+    samples: &[&Sample],
+    kind: NetKind,
+    dropped: &[usize],
+) -> (Array2<f32>, Array2<f32>) {
+    let mut x = Array2::zeros((samples.len(), kind.inputs()));
+    let mut t = Array2::zeros((samples.len(), OUTPUTS));
+    for ((s, mut row), mut target) in samples.iter().zip(x.rows_mut()).zip(t.rows_mut()) {
+        let row = row.as_slice_mut().expect("a fresh matrix is row-major");
+        encode(&s.position, kind, row);
+        for &i in dropped {
+            row[i] = 0.0;
+        }
+        target.assign(&ArrayView1::from(&s.target.0));
+    }
+    (x, t)
+}
+
+/// A row-major matrix as burn's tensor data, without copying.
+fn tensor_data(m: Array2<f32>) -> TensorData {
+    let shape = [m.nrows(), m.ncols()];
+    let m = if m.is_standard_layout() {
+        m
+    } else {
+        m.as_standard_layout().into_owned()
+    };
+    let (values, offset) = m.into_raw_vec_and_offset();
+    debug_assert_eq!(offset.unwrap_or(0), 0);
+    TensorData::new(values, shape)
 }
 
 /// One learner per network of the model.
