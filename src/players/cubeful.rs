@@ -7,7 +7,7 @@
 
 use super::duel::{DuelResult, mirrored_games, roll_for_turn};
 use crate::backgammon::cube::CubeRules;
-use crate::backgammon::{GameState, Phase};
+use crate::backgammon::{GameState, MoveList, Phase};
 use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::Evaluator;
 use crate::search::{SearchSettings, Searcher};
@@ -75,6 +75,9 @@ pub fn play_cubeful_game(first: &CubefulPlayer, second: &CubefulPlayer, dice_see
     let mut dice_rng = SmallRng::seed_from_u64(dice_seed);
     let players = [first, second];
     let mut game = GameState::new(CubeRules::default(), true, false);
+    // The search generates replies in the per-thread list, so the game's
+    // own moves go into this one.
+    let mut list = MoveList::new();
     let seen = |game: &GameState| CubeState::from_setup(&game.setup(0, [0, 0]));
     let result = |game: &GameState| match game.phase() {
         Phase::Over(outcome) => {
@@ -118,8 +121,9 @@ pub fn play_cubeful_game(first: &CubefulPlayer, second: &CubefulPlayer, dice_see
         }
         let state = seen(&game);
         let settings = SearchSettings::world_class(on_roll.ply);
-        let played = game
-            .play_chosen(|_, list| on_roll.searcher.rank_moves(list, &state, &settings)[0].index);
+        let played = game.play_chosen_in(&mut list, |_, list| {
+            on_roll.searcher.rank_moves(list, &state, &settings)[0].index
+        });
         debug_assert!(played.is_ok());
         if let Some(points) = result(&game) {
             return points;
@@ -147,6 +151,17 @@ mod tests {
         let r = cubeful_duel(&me, &them, 40, 3, &|_| {});
         assert_eq!(r.games, 40);
         assert!(r.ppg > 1.0, "{r:?}");
+    }
+
+    #[test]
+    fn a_searching_player_plays_whole_games() {
+        // At 1-ply the search generates replies while the game's own
+        // moves are listed: the two lists must not be the same.
+        let eval = Evaluator::new(shipped_model().unwrap());
+        let (deep, flat) = (CubefulPlayer::new(&eval, 1), CubefulPlayer::new(&eval, 0));
+        let r = cubeful_duel(&deep, &flat, 2, 1, &|_| {});
+        assert_eq!(r.games, 2);
+        assert!(r.ppg.is_finite());
     }
 
     #[test]
