@@ -32,6 +32,13 @@ impl<'a> CubefulPlayer<'a> {
         }
     }
 
+    /// Inside its search, how many replies PubEval pre-selects for the
+    /// network (0 = every reply; see [`Searcher::with_prune`]).
+    pub fn with_prune(mut self, keep: usize) -> CubefulPlayer<'a> {
+        self.searcher.set_prune(keep);
+        self
+    }
+
     /// Whether the side on roll in `game` doubles now.
     fn doubles(&self, game: &GameState, state: &CubeState) -> bool {
         state.roller_may_double()
