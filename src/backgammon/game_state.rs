@@ -161,25 +161,10 @@ impl GameState {
             return Err(GameError::WrongPhase(self.phase));
         };
         let before = self.position;
-        let after = with_legal_moves(&before, dice, |list| chosen(&before, list, choose));
-        self.advance(&after);
-        Ok(())
-    }
-
-    /// [`Self::play_chosen`] with the moves generated into the caller's
-    /// `list`, for a `choose` that itself generates moves (a search:
-    /// the per-thread list is then in use).
-    pub fn play_chosen_in(
-        &mut self,
-        list: &mut MoveList,
-        choose: impl FnOnce(&Position, &MoveList) -> usize,
-    ) -> Result<(), GameError> {
-        let Phase::ToMove(dice) = self.phase else {
-            return Err(GameError::WrongPhase(self.phase));
-        };
-        let before = self.position;
-        legal_moves(&before, dice, list);
-        let after = chosen(&before, list, choose);
+        let after = with_legal_moves(&before, dice, |list| {
+            let i = choose(&before, list).min(list.len() - 1);
+            list.as_slice()[i].position
+        });
         self.advance(&after);
         Ok(())
     }
@@ -260,17 +245,6 @@ impl GameState {
         self.cube.beaver(who, &self.rules)?;
         Ok(())
     }
-}
-
-/// The position after the move `choose` picks from `list` (an index past
-/// the end is the last move).
-fn chosen(
-    before: &Position,
-    list: &MoveList,
-    choose: impl FnOnce(&Position, &MoveList) -> usize,
-) -> Position {
-    let i = choose(before, list).min(list.len() - 1);
-    list.as_slice()[i].position
 }
 
 #[cfg(test)]

@@ -119,17 +119,22 @@ impl MoveList {
 }
 
 thread_local! {
-    static SCRATCH: std::cell::RefCell<MoveList> = std::cell::RefCell::new(MoveList::new());
+    /// Lists free for [`with_legal_moves`], one per level of nesting in use.
+    static SCRATCH: std::cell::RefCell<Vec<MoveList>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Runs `f` on the legal moves of `dice` in `position`, using a list kept
 /// per thread, for callers that cannot hold a [`MoveList`] of their own.
+/// `f` may call it again (a move chooser that searches replies): each
+/// level takes its own list, allocated once per thread and level.
 pub fn with_legal_moves<R>(position: &Position, dice: Dice, f: impl FnOnce(&MoveList) -> R) -> R {
-    SCRATCH.with(|list| {
-        let mut list = list.borrow_mut();
-        legal_moves(position, dice, &mut list);
-        f(&list)
-    })
+    let mut list = SCRATCH
+        .with(|free| free.borrow_mut().pop())
+        .unwrap_or_default();
+    legal_moves(position, dice, &mut list);
+    let result = f(&list);
+    SCRATCH.with(|free| free.borrow_mut().push(list));
+    result
 }
 
 impl<'a> IntoIterator for &'a MoveList {

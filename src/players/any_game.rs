@@ -83,10 +83,16 @@ pub fn duel_game_reporting<G: Game>(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> DuelResult {
-    mirrored_games(games, seed, progress, |swapped, dice_seed, choice_seed| {
-        let seats = if swapped { [b, a] } else { [a, b] };
-        f64::from(play_one(game, seats, dice_seed, choice_seed))
-    })
+    mirrored_games(
+        a,
+        b,
+        games,
+        seed,
+        progress,
+        |first, second, dice_seed, choice_seed| {
+            f64::from(play_one(game, [first, second], dice_seed, choice_seed))
+        },
+    )
 }
 
 /// One game with `seats[0]` in seat 0; seat 0's net points.

@@ -7,7 +7,7 @@
 
 use super::duel::{DuelResult, mirrored_games, roll_for_turn};
 use crate::backgammon::cube::CubeRules;
-use crate::backgammon::{GameState, MoveList, Phase};
+use crate::backgammon::{GameState, Phase};
 use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::Evaluator;
 use crate::search::{SearchSettings, Searcher};
@@ -70,10 +70,14 @@ pub fn cubeful_duel(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> DuelResult {
-    mirrored_games(games, seed, progress, |swapped, dice_seed, _| {
-        let (first, second) = if swapped { (b, a) } else { (a, b) };
-        play_cubeful_game(first, second, dice_seed) as f64
-    })
+    mirrored_games(
+        a,
+        b,
+        games,
+        seed,
+        progress,
+        |first, second, dice_seed, _| play_cubeful_game(first, second, dice_seed) as f64,
+    )
 }
 
 /// One money game with the cube from the starting position; the points
@@ -82,9 +86,6 @@ pub fn play_cubeful_game(first: &CubefulPlayer, second: &CubefulPlayer, dice_see
     let mut dice_rng = SmallRng::seed_from_u64(dice_seed);
     let players = [first, second];
     let mut game = GameState::new(CubeRules::default(), true, false);
-    // The search generates replies in the per-thread list, so the game's
-    // own moves go into this one.
-    let mut list = MoveList::new();
     let seen = |game: &GameState| CubeState::from_setup(&game.setup(0, [0, 0]));
     let result = |game: &GameState| match game.phase() {
         Phase::Over(outcome) => {
@@ -128,9 +129,8 @@ pub fn play_cubeful_game(first: &CubefulPlayer, second: &CubefulPlayer, dice_see
         }
         let state = seen(&game);
         let settings = SearchSettings::world_class(on_roll.ply);
-        let played = game.play_chosen_in(&mut list, |_, list| {
-            on_roll.searcher.rank_moves(list, &state, &settings)[0].index
-        });
+        let played = game
+            .play_chosen(|_, list| on_roll.searcher.rank_moves(list, &state, &settings)[0].index);
         debug_assert!(played.is_ok());
         if let Some(points) = result(&game) {
             return points;
@@ -162,8 +162,9 @@ mod tests {
 
     #[test]
     fn a_searching_player_plays_whole_games() {
-        // At 1-ply the search generates replies while the game's own
-        // moves are listed: the two lists must not be the same.
+        // At 1-ply the search lists replies while the referee holds the
+        // game's own moves in the per-thread list: the levels must not
+        // share one.
         let eval = Evaluator::new(shipped_model().unwrap());
         let (deep, flat) = (CubefulPlayer::new(&eval, 1), CubefulPlayer::new(&eval, 0));
         let r = cubeful_duel(&deep, &flat, 2, 1, &|_| {});

@@ -34,23 +34,31 @@ pub fn duel_reporting(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> DuelResult {
-    mirrored_games(games, seed, progress, |swapped, dice_seed, choice_seed| {
-        let (first, second) = if swapped { (b, a) } else { (a, b) };
-        f64::from(play_game(first, second, dice_seed, choice_seed))
-    })
+    mirrored_games(
+        a,
+        b,
+        games,
+        seed,
+        progress,
+        |first, second, dice_seed, choice_seed| {
+            f64::from(play_game(first, second, dice_seed, choice_seed))
+        },
+    )
 }
 
-/// [`mirrored_pairs`] of whole games: `play(swapped, dice_seed,
-/// choice_seed)` plays one game, A first (B first when `swapped`), and
-/// gives the first mover's points.
-pub fn mirrored_games(
+/// [`mirrored_pairs`] of whole games between `a` and `b`: `play(first,
+/// second, dice_seed, choice_seed)` plays one game and gives the first
+/// mover's points; each pair plays A first, then B first on the same dice.
+pub fn mirrored_games<P: ?Sized + Sync>(
+    a: &P,
+    b: &P,
     games: u64,
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
-    play: impl Fn(bool, u64, u64) -> f64 + Sync,
+    play: impl Fn(&P, &P, u64, u64) -> f64 + Sync,
 ) -> DuelResult {
     mirrored_pairs(games, seed, progress, |_, dice_seed, choice_seeds| {
-        play(false, dice_seed, choice_seeds[0]) - play(true, dice_seed, choice_seeds[1])
+        play(a, b, dice_seed, choice_seeds[0]) - play(b, a, dice_seed, choice_seeds[1])
     })
 }
 
