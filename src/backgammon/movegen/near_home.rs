@@ -1,0 +1,149 @@
+//! Non-doubles with at most one checker outside the home board (the bar
+//! counts) and at most one on the bar: races into the bear-off and the
+//! bear-off itself, where a step may bear a checker off and which steps
+//! are legal depends on the order they are played in.
+//!
+//! The sequences are those of the reference algorithm (§14), in its order,
+//! so the list is the one [`super::legal_moves_reference`] makes; what is
+//! fast is how: sources are bit masks, boards are [`Wide`] sums, and a
+//! result is found among those already recorded by a hash of its steps in
+//! a small open-addressed table instead of a scan of the list.
+
+use super::super::play::{Play, Step};
+use super::super::position::{OPP_BAR, Position, Side};
+use super::sources::{DieSteps, after_step, pop_highest};
+use super::wide::{Wide, step};
+use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
+
+/// The legal moves of the mixed roll `hi`-`lo`, written into `out`.
+pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &mut MoveList) {
+    let base = Wide::of(position);
+    let (occupied, open) = base.masks();
+    let outside = position.outside_home();
+    let last_checker = position.on_board(Side::Mover) == 1;
+    let mut seen = Seen::new();
+    for (first, second, alone) in [(hi, lo, HIGH_DIE_ONLY), (lo, hi, LOW_DIE_ONLY)] {
+        let (first, second) = (DieSteps::new(open, first), DieSteps::new(open, second));
+        let mut sources = first.sources(occupied, outside, 25);
+        while sources != 0 {
+            let from = pop_highest(&mut sources);
+            let to = first.target(from);
+            let one = step(from, to);
+            let board = base.step_here(from, to);
+            let hash = step_hash(&base, one);
+            let mut play = Play::default();
+            play.push(one);
+            if to == 0 && last_checker {
+                seen.record(out, &board, hash, play, BOTH_DICE);
+                continue;
+            }
+            let occupied = after_step(occupied, from, base.get(from), to);
+            let outside = outside - u32::from(from > 6 && to <= 6);
+            let mut then = second.sources(occupied, outside, 25);
+            if then == 0 {
+                seen.record(out, &board, hash, play, alone);
+            }
+            while then != 0 {
+                let from = pop_highest(&mut then);
+                let two = step(from, second.target(from));
+                let mut both = play;
+                both.push(two);
+                let end = board.step_here(from, two.to as usize);
+                seen.record(
+                    out,
+                    &end,
+                    hash.wrapping_add(step_hash(&board, two)),
+                    both,
+                    BOTH_DICE,
+                );
+            }
+        }
+    }
+}
+
+/// A hash of a step's change to the board, linear in the slots' values, so
+/// that two sequences reaching the same position from the same start have
+/// the same sum of step hashes.
+#[inline(always)]
+fn step_hash(board: &Wide, s: Step) -> u64 {
+    let (from, to) = (s.from as usize, s.to as usize);
+    let hit = usize::from(board.get(to) == -1);
+    HASHES.land[hit][to].wrapping_sub(HASHES.slot[from])
+}
+
+/// Random weights per slot, and what landing (and hitting) adds.
+struct StepHashes {
+    slot: [u64; 26],
+    /// `[hit][slot]`; landing on slot 0 means bearing off and adds nothing.
+    land: [[u64; 26]; 2],
+}
+
+static HASHES: StepHashes = {
+    let mut t = StepHashes {
+        slot: [0; 26],
+        land: [[0; 26]; 2],
+    };
+    // splitmix64 from a fixed seed.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut k = 0;
+    while k < 26 {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        t.slot[k] = z ^ (z >> 31);
+        k += 1;
+    }
+    let mut k = 1;
+    while k < 26 {
+        t.land[0][k] = t.slot[k];
+        t.land[1][k] = t.slot[k].wrapping_mul(2).wrapping_sub(t.slot[OPP_BAR]);
+        k += 1;
+    }
+    t
+};
+
+/// Which results are in the list: slot = index + 1, 0 = free.
+struct Seen {
+    slots: [u8; 256],
+}
+
+impl Seen {
+    fn new() -> Seen {
+        Seen { slots: [0; 256] }
+    }
+
+    /// [`MoveList::record`], finding an earlier equal result through the
+    /// table.
+    #[inline(always)]
+    fn record(&mut self, out: &mut MoveList, board: &Wide, hash: u64, play: Play, level: u8) {
+        if level < out.level {
+            return;
+        }
+        if level > out.level {
+            out.items.clear();
+            out.level = level;
+            self.slots = [0; 256];
+        }
+        let position = board.position();
+        if out.items.len() >= usize::from(u8::MAX) {
+            // More results than the table indexes: cannot happen with at
+            // most seven source points a die, but stay correct regardless.
+            out.record(position, play, level);
+            return;
+        }
+        let mut k = (hash >> 56) as usize;
+        loop {
+            let entry = self.slots[k];
+            if entry == 0 {
+                self.slots[k] = (out.items.len() + 1) as u8;
+                out.push(position, play);
+                return;
+            }
+            if out.items[usize::from(entry) - 1].position == position {
+                return;
+            }
+            k = (k + 1) & 0xFF;
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Non-doubles where no step can bear off: most of contact play.
+
+use super::super::play::Play;
+use super::super::position::{BAR, OPP_BAR, Position};
+use super::wide::{Appender, Wide, step};
+use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
+
+/// Non-doubles with at most one checker on the bar and at least two checkers
+/// outside the home board (the bar counts), so no step of the turn can bear
+/// off. A checker on the bar is just a source on point 25 that every play
+/// must include. When no play uses both dice it lists the single steps the
+/// rules then demand (none: the turn is forfeited).
+///
+/// A two-step play either moves two checkers independently (a "pair": `a`
+/// from `i`, `b` from `j`, both legal in the starting position) or moves one
+/// checker twice (a "chain" through an intermediate point). Two sequences
+/// reach the same position only when one checker's route passes through a
+/// point without hitting there; then:
+/// - a chain through a point the mover already holds is also a pair
+///   (`a` from `k`, `b` from `k - a`); if both intermediate points are held,
+///   the pair starting with `b` is skipped;
+/// - a chain through an empty point gives the same position as any other
+///   non-hitting route of that checker, so it is kept only if no such route
+///   was recorded;
+/// - chains that hit on the intermediate point are always distinct.
+#[inline(never)] // see `mixed_reference`
+pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, out: &mut MoveList) {
+    let p = &position.pips;
+    // Occupied points, then the sources of each die among them; appends
+    // are branch-free because which points are held is unpredictable.
+    let mut occupied = [0u8; 16];
+    let mut n_occ = 0;
+    for (i, &v) in p.iter().enumerate().skip(1) {
+        occupied[n_occ] = i as u8;
+        n_occ += usize::from(v > 0);
+    }
+    let on_bar = p[BAR] > 0;
+    let mut src_a = [0u8; 16];
+    let mut src_b = [0u8; 16];
+    let (mut na, mut nb) = (0, 0);
+    for &i in &occupied[..n_occ] {
+        let i = i as usize;
+        src_a[na] = i as u8;
+        na += usize::from((i > a) & (p[i.saturating_sub(a)] >= -1));
+        src_b[nb] = i as u8;
+        nb += usize::from((i > b) & (p[i.saturating_sub(b)] >= -1));
+    }
+    out.items.reserve(na * nb + 2 * BAR);
+    // Each single step as a board delta, so a pair is the start plus two
+    // deltas: whole-board vector adds instead of byte-by-byte updates.
+    let base = Wide::of(position);
+    // Only the first `nb` are ever read; zeroing the whole array cost more
+    // than the adds save.
+    let mut delta_b = [std::mem::MaybeUninit::<Wide>::uninit(); 16];
+    for (k, &j) in src_b[..nb].iter().enumerate() {
+        delta_b[k].write(Wide::step(p, j as usize, j as usize - b));
+    }
+    // SAFETY: entries 0..nb were written just above.
+    let delta_b: &[Wide] =
+        unsafe { std::slice::from_raw_parts(delta_b.as_ptr().cast::<Wide>(), nb) };
+    // Candidates are written unconditionally and kept or not by advancing
+    // the length: which sources pair up is data the branch predictor
+    // cannot guess (about 15 mispredictions per call before).
+    let mut appender = Appender::new(out);
+    for &i in &src_a[..na] {
+        let i = i as usize;
+        let with_a = base.plus(&Wide::step(p, i, i - a));
+        for (kb, &j) in src_b[..nb].iter().enumerate() {
+            let j = j as usize;
+            // The checker from j goes to j - b = i and on with a: the same
+            // as a from j then b from j - a, recorded when j - a is held.
+            let skip = (i == j) & (p[i] < 2)
+                | on_bar & (i != BAR) & (j != BAR)
+                | (j - b == i) & (p[j.saturating_sub(a)] > 0);
+            let (sa, sb) = (step(i, i - a), step(j, j - b));
+            // List a bar entry first: plays are given in a playable order.
+            let play = if j == BAR {
+                Play::two(sb, sa)
+            } else {
+                Play::two(sa, sb)
+            };
+            appender.push_if(&with_a.plus(&delta_b[kb]), play, !skip);
+            if (i - a == j - b) & (p[i - a] == -1) & !skip {
+                // Both landed on the blot: only the first hit it.
+                let last = appender.last_mut();
+                last.pips[i - a] -= 1;
+                last.pips[OPP_BAR] += 1;
+            }
+        }
+    }
+    for &k in &occupied[..n_occ] {
+        let k = k as usize;
+        let dest = k.saturating_sub(a + b);
+        if (k <= a + b) | on_bar & (k != BAR) | (p[dest] < -1) {
+            continue;
+        }
+        let (mid_a, mid_b) = (k - a, k - b);
+        let mut quiet_done = (p[mid_a] > 0) | (p[mid_b] > 0);
+        for mid in [mid_a, mid_b] {
+            let v = p[mid];
+            let keep = (v == -1) | (v == 0) & !quiet_done;
+            quiet_done |= keep & (v == 0);
+            let board = base
+                .plus(&Wide::step(p, k, mid))
+                .plus(&Wide::step(p, mid, dest));
+            appender.push_if(&board, Play::two(step(k, mid), step(mid, dest)), keep);
+        }
+    }
+    appender.finish();
+    if out.items.is_empty() {
+        // No play uses both dice: every single step of the higher die if
+        // there is one, else of the lower (§7.4). Each step gives its own
+        // position, and none bears off.
+        for (d, sources, level) in [
+            (a, &src_a[..na], HIGH_DIE_ONLY),
+            (b, &src_b[..nb], LOW_DIE_ONLY),
+        ] {
+            let mut appender = Appender::new(out);
+            for &i in sources {
+                let i = i as usize;
+                let single = Play::from_steps(&[step(i, i - d)]);
+                appender.push_if(
+                    &base.plus(&Wide::step(p, i, i - d)),
+                    single,
+                    !on_bar | (i == BAR),
+                );
+            }
+            appender.finish();
+            if !out.items.is_empty() {
+                out.level = level;
+                return;
+            }
+        }
+        return;
+    }
+    out.level = BOTH_DICE;
+}

@@ -1,0 +1,73 @@
+//! Where a step of one die may start, as a bit mask of points, for the
+//! generators that track the mover's checkers as a mask.
+
+use super::super::position::BAR;
+
+/// Bit of the mover's bar in the masks.
+pub(super) const BAR_BIT: u32 = 1 << BAR;
+
+/// What stays fixed for steps of one die through a turn: which points a
+/// checker may leave by moving `die` pips on the board, and whether a
+/// checker on the bar may enter. Neither changes during a turn: the mover
+/// cannot close a point against himself, and a point he lands on stays his.
+#[derive(Clone, Copy)]
+pub(super) struct DieSteps {
+    pub(super) die: usize,
+    on_board: u32,
+    enter: bool,
+}
+
+impl DieSteps {
+    /// `open`: the points a checker may land on (the mask of
+    /// [`super::wide::Wide::masks`]).
+    #[inline(always)]
+    pub(super) fn new(open: u32, die: usize) -> DieSteps {
+        let points_above_die = ((1u32 << BAR) - 1) & !((2u32 << die) - 1);
+        DieSteps {
+            die,
+            on_board: (open << die) & points_above_die,
+            enter: open & (1 << (BAR - die)) != 0,
+        }
+    }
+
+    /// The points a step may start from, none above `top`, given the
+    /// mover's checkers (`occupied`, bar included) and how many of them are
+    /// outside the home board.
+    #[inline(always)]
+    pub(super) fn sources(&self, occupied: u32, outside: u32, top: usize) -> u32 {
+        if occupied & BAR_BIT != 0 {
+            return if self.enter { BAR_BIT } else { 0 };
+        }
+        let mut s = occupied & self.on_board;
+        if outside == 0 && occupied != 0 {
+            // Bearing off: exactly from the die's point, or from the
+            // highest point when it is lower than the die.
+            s |= occupied & (1 << self.die);
+            let highest = 31 - occupied.leading_zeros() as usize;
+            s |= u32::from(highest < self.die) << highest;
+        }
+        s & ((2u32 << top) - 1)
+    }
+
+    /// Where a step from `from` lands (0 = borne off).
+    #[inline(always)]
+    pub(super) fn target(&self, from: usize) -> usize {
+        from.saturating_sub(self.die)
+    }
+}
+
+/// The highest point in a non-empty mask, removed from it.
+#[inline(always)]
+pub(super) fn pop_highest(mask: &mut u32) -> usize {
+    let k = 31 - mask.leading_zeros() as usize;
+    *mask &= !(1 << k);
+    k
+}
+
+/// The mask after a checker moves `from` → `to` (0 = off), given the
+/// count that was on `from`.
+#[inline(always)]
+pub(super) fn after_step(occupied: u32, from: usize, count_on_from: i8, to: usize) -> u32 {
+    let emptied = u32::from(count_on_from == 1) << from;
+    (occupied & !emptied) | (u32::from(to > 0) << to)
+}

@@ -1,0 +1,227 @@
+//! The fast generators' board: a position as two 16-byte vectors, the
+//! step deltas they add, bit masks of the points, and an appender that
+//! writes candidates straight into a [`MoveList`].
+
+use super::super::play::{Play, Step};
+use super::super::position::{OPP_BAR, Position};
+use super::MoveList;
+
+/// A board as two overlapping 16-byte halves (slots 0..16 and 10..26), so
+/// that adding boards is two vector adds and storing one is two vector
+/// stores straight into the move list; the six shared slots always agree.
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+pub(super) struct Wide {
+    lo: [i8; 16],
+    hi: [i8; 16],
+}
+
+/// The slot where the upper half starts.
+const HI: usize = 10;
+
+impl Wide {
+    const ZERO: Wide = Wide {
+        lo: [0; 16],
+        hi: [0; 16],
+    };
+
+    #[inline(always)]
+    pub(super) fn of(position: &Position) -> Wide {
+        let mut w = Wide::ZERO;
+        w.lo.copy_from_slice(&position.pips[..16]);
+        w.hi.copy_from_slice(&position.pips[HI..]);
+        w
+    }
+
+    /// The board as a position.
+    #[inline(always)]
+    pub(super) fn position(&self) -> Position {
+        let mut pips = [0i8; 26];
+        pips[..16].copy_from_slice(&self.lo);
+        pips[16..].copy_from_slice(&self.hi[16 - HI..]);
+        Position { pips }
+    }
+
+    /// Slot `k`'s value: the upper half holds slots from `HI` on, six
+    /// bytes further along than in a position.
+    #[inline(always)]
+    pub(super) fn get(&self, k: usize) -> i8 {
+        // SAFETY: `Wide` is 32 plain bytes.
+        let bytes: &[i8; 32] = unsafe { &*(self as *const Wide).cast::<[i8; 32]>() };
+        bytes[k + (16 - HI) * usize::from(k >= HI)]
+    }
+
+    /// [`Wide::step`] on this board, where `to` = 0 bears the checker off.
+    #[inline(always)]
+    pub(super) fn step_here(&self, from: usize, to: usize) -> Wide {
+        let land = &STEP_TABLES.land[usize::from(self.get(to) == -1)][to];
+        self.plus(&STEP_TABLES.leave[from]).plus(land)
+    }
+
+    /// Bit masks of the slots: (the mover's checkers, points open to them:
+    /// empty, held, or a single opposing checker).
+    #[inline(always)]
+    pub(super) fn masks(&self) -> (u32, u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{
+                __m128i, _mm_cmpgt_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_setzero_si128,
+            };
+            // SAFETY: SSE2 is part of x86-64; `Wide` is two `__m128i`.
+            unsafe {
+                let x: [__m128i; 2] = std::mem::transmute(*self);
+                let above = |floor: __m128i| {
+                    let lo = _mm_movemask_epi8(_mm_cmpgt_epi8(x[0], floor)) as u32;
+                    let hi = _mm_movemask_epi8(_mm_cmpgt_epi8(x[1], floor)) as u32;
+                    lo | (hi << HI)
+                };
+                let occupied = above(_mm_setzero_si128());
+                let open = above(_mm_set1_epi8(-2));
+                (occupied, open)
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let (mut occupied, mut open) = (0u32, 0u32);
+            for k in 0..26 {
+                let v = self.get(k);
+                occupied |= u32::from(v > 0) << k;
+                open |= u32::from(v >= -1) << k;
+            }
+            (occupied, open)
+        }
+    }
+
+    /// Adds `v` to slot `k` (table building only).
+    const fn add(&mut self, k: usize, v: i8) {
+        if k < 16 {
+            self.lo[k] += v;
+        }
+        if k >= HI {
+            self.hi[k - HI] += v;
+        }
+    }
+
+    /// What moving a checker `from` → `to` on the board `p` changes, summed
+    /// from constant tables: building it with byte writes and then reading
+    /// it whole would stall store forwarding.
+    #[inline(always)]
+    pub(super) fn step(p: &[i8; 26], from: usize, to: usize) -> Wide {
+        let land = &STEP_TABLES.land[usize::from(p[to] == -1)][to];
+        STEP_TABLES.leave[from].plus(land)
+    }
+
+    #[inline(always)]
+    pub(super) fn plus(&self, other: &Wide) -> Wide {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{__m128i, _mm_add_epi8};
+            // SAFETY: SSE2 is part of x86-64; `Wide` is two 16-byte halves,
+            // 16-aligned, exactly the layout of two `__m128i`.
+            unsafe {
+                let x: [__m128i; 2] = std::mem::transmute(*self);
+                let y: [__m128i; 2] = std::mem::transmute(*other);
+                std::mem::transmute([_mm_add_epi8(x[0], y[0]), _mm_add_epi8(x[1], y[1])])
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut w = Wide::ZERO;
+            for k in 0..16 {
+                w.lo[k] = self.lo[k].wrapping_add(other.lo[k]);
+                w.hi[k] = self.hi[k].wrapping_add(other.hi[k]);
+            }
+            w
+        }
+    }
+}
+
+/// One-slot deltas: a checker leaving a slot, landing on one, or landing
+/// and sending the opponent's blot to its bar. Landing on slot 0 (the
+/// opponent's bar, never a destination) changes nothing, so that a step to
+/// 0 bears a checker off.
+struct StepTables {
+    leave: [Wide; 26],
+    /// `[hit][slot]`.
+    land: [[Wide; 26]; 2],
+}
+
+static STEP_TABLES: StepTables = {
+    let mut t = StepTables {
+        leave: [Wide::ZERO; 26],
+        land: [[Wide::ZERO; 26]; 2],
+    };
+    let mut k = 0;
+    while k < 26 {
+        t.leave[k].add(k, -1);
+        if k != OPP_BAR {
+            t.land[0][k].add(k, 1);
+            t.land[1][k].add(k, 2);
+            t.land[1][k].add(OPP_BAR, -1);
+        }
+        k += 1;
+    }
+    t
+};
+
+/// Appends candidates into room reserved in a [`MoveList`], keeping the
+/// length in a register until [`Appender::finish`].
+pub(super) struct Appender<'a> {
+    list: &'a mut MoveList,
+    len: usize,
+}
+
+impl<'a> Appender<'a> {
+    /// The caller must have reserved room for every candidate it appends.
+    pub(super) fn new(list: &'a mut MoveList) -> Appender<'a> {
+        let len = list.items.len();
+        Appender { list, len }
+    }
+
+    /// Writes a candidate after the last one and keeps it if `keep`.
+    #[inline(always)]
+    pub(super) fn push_if(&mut self, board: &Wide, play: Play, keep: bool) {
+        assert!(self.len < self.list.items.capacity());
+        // SAFETY: in bounds (checked above); the position's 26 bytes are
+        // written by the two stores (slots 0..16 and 10..26) and the play
+        // by the last, so the candidate is fully initialised before
+        // `finish` makes it part of the vector.
+        unsafe {
+            let slot = self.list.items.as_mut_ptr().add(self.len);
+            let pips = std::ptr::addr_of_mut!((*slot).position.pips).cast::<i8>();
+            #[cfg(target_arch = "x86_64")]
+            {
+                use std::arch::x86_64::{__m128i, _mm_storeu_si128};
+                let halves: [__m128i; 2] = std::mem::transmute(*board);
+                _mm_storeu_si128(pips.cast(), halves[0]);
+                _mm_storeu_si128(pips.add(HI).cast(), halves[1]);
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                pips.cast::<[i8; 16]>().write_unaligned(board.lo);
+                pips.add(HI).cast::<[i8; 16]>().write_unaligned(board.hi);
+            }
+            std::ptr::addr_of_mut!((*slot).play).write(play);
+        }
+        self.len += usize::from(keep);
+    }
+
+    /// The last candidate appended, to patch in place.
+    pub(super) fn last_mut(&mut self) -> &mut Position {
+        // SAFETY: `len - 1` was fully written by `push`.
+        unsafe { &mut (*self.list.items.as_mut_ptr().add(self.len - 1)).position }
+    }
+
+    pub(super) fn finish(self) {
+        // SAFETY: every slot below `len` was written by `push`.
+        unsafe { self.list.items.set_len(self.len) }
+    }
+}
+
+#[inline(always)]
+pub(super) fn step(from: usize, to: usize) -> Step {
+    Step {
+        from: from as u8,
+        to: to as u8,
+    }
+}
