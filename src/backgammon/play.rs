@@ -3,6 +3,7 @@
 /// One checker moved from `from` to `to` in the mover's numbering
 /// (25 = bar, 0 = borne off).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(C)]
 pub struct Step {
     pub from: u8,
     pub to: u8,
@@ -11,6 +12,7 @@ pub struct Step {
 /// The steps of one turn, in the order they were played. Empty when the
 /// roll could not be played at all.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[repr(C)]
 pub struct Play {
     steps: [Step; 4],
     len: u8,
@@ -33,6 +35,29 @@ impl Play {
             steps: [first, second, Step::default(), Step::default()],
             len: 2,
         }
+    }
+
+    /// A play from its steps packed two bytes each, the first lowest (see
+    /// [`Play::packed_step`]): move generators keep a play in a register
+    /// this way, where building it step by step in memory and then copying
+    /// it out would stall on store forwarding.
+    #[inline(always)]
+    pub(crate) fn packed(steps: u64, len: u8) -> Play {
+        let b = steps.to_le_bytes();
+        let s = |k: usize| Step {
+            from: b[2 * k],
+            to: b[2 * k + 1],
+        };
+        Play {
+            steps: [s(0), s(1), s(2), s(3)],
+            len,
+        }
+    }
+
+    /// Step number `index` (0-based) of a packed play.
+    #[inline(always)]
+    pub(crate) fn packed_step(index: u8, from: usize, to: usize) -> u64 {
+        ((from as u64) | ((to as u64) << 8)) << (16 * u32::from(index))
     }
 
     #[inline]

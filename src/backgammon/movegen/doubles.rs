@@ -14,73 +14,106 @@ use super::super::play::Play;
 use super::super::position::{BAR, Position};
 use super::MoveList;
 use super::sources::{DieSteps, after_step, pop_highest};
-use super::wide::{Appender, Wide, step};
+use super::wide::{Appender, Wide};
 
 /// The legal moves of the double `die`-`die`, written into `out`.
 pub(super) fn doubles(position: &Position, die: usize, out: &mut MoveList) {
     let board = Wide::of(position);
     let (occupied, open) = board.masks();
     let steps = DieSteps::new(open, die);
-    let outside = position.outside_home();
-    rest_of_turn(
-        &steps,
+    let turn = Turn {
         board,
         occupied,
-        outside,
-        BAR,
-        &mut Play::default(),
-        out,
-    );
+        outside: position.outside_home(),
+        top: BAR,
+        played: 0,
+    };
+    let mut appender = Appender::new(out);
+    <Inner<Inner<Inner<Last>>>>::search(&steps, &turn, &mut appender);
+    appender.finish();
 }
 
-/// The rest of the turn from `board`, with sources at most `top`.
-fn rest_of_turn(
-    steps: &DieSteps,
+/// A turn part played: the board, the mover's points, his checkers outside
+/// the home board, the highest point the next step may start from, and the
+/// steps so far (packed as [`Play::packed`] takes them).
+struct Turn {
     board: Wide,
     occupied: u32,
     outside: u32,
     top: usize,
-    play: &mut Play,
-    out: &mut MoveList,
-) {
-    let depth = play.steps().len() as u8;
-    let mut sources = steps.sources(occupied, outside, top);
-    if sources == 0 {
-        // Nothing left to move; with every checker off the game is won,
-        // which counts as using every die.
-        let level = if occupied == 0 { 4 } else { depth };
-        out.record_unique(board.position(), *play, level);
-        return;
+    played: u64,
+}
+
+/// One step of the four, as a type: the search is the same loop at every
+/// level, and nesting the levels as types lets the compiler write it out
+/// as four nested loops with no calls or depth tests.
+trait Level {
+    /// Steps played before this one.
+    const DEPTH: u8;
+
+    /// Every way to go on from `turn`.
+    fn search(steps: &DieSteps, turn: &Turn, out: &mut Appender);
+}
+
+/// A step with more to follow.
+struct Inner<Next>(std::marker::PhantomData<Next>);
+
+/// The fourth step.
+struct Last;
+
+/// When no step can be played at `depth`, the turn ends there; with every
+/// checker off the game is won, which counts as using every die. True when
+/// it ended.
+#[inline(always)]
+fn ended(sources: u32, depth: u8, turn: &Turn, out: &mut Appender) -> bool {
+    if sources != 0 {
+        return false;
     }
-    if depth == 3 {
-        out.raise_level(4);
-        out.items.reserve(sources.count_ones() as usize);
-        let mut appender = Appender::new(out);
+    let level = if turn.occupied == 0 { 4 } else { depth };
+    out.push_at(&turn.board, Play::packed(turn.played, depth), level);
+    true
+}
+
+impl<Next: Level> Level for Inner<Next> {
+    const DEPTH: u8 = Next::DEPTH - 1;
+
+    #[inline(always)]
+    fn search(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
+        let mut sources = steps.sources(turn.occupied, turn.outside, turn.top);
+        if ended(sources, Self::DEPTH, turn, out) {
+            return;
+        }
         while sources != 0 {
             let from = pop_highest(&mut sources);
             let to = steps.target(from);
-            play.push(step(from, to));
-            appender.push_if(&board.step_here(from, to), *play, true);
-            play.pop();
+            let next = Turn {
+                board: turn.board.step_here(from, to),
+                occupied: after_step(turn.occupied, from, turn.board.get(from), to),
+                outside: turn.outside - u32::from(from > 6 && to <= 6),
+                top: from,
+                played: turn.played | Play::packed_step(Self::DEPTH, from, to),
+            };
+            Next::search(steps, &next, out);
         }
-        appender.finish();
-        return;
     }
-    while sources != 0 {
-        let from = pop_highest(&mut sources);
-        let to = steps.target(from);
-        let next = after_step(occupied, from, board.get(from), to);
-        let still_out = outside - u32::from(from > 6 && to <= 6);
-        play.push(step(from, to));
-        rest_of_turn(
-            steps,
-            board.step_here(from, to),
-            next,
-            still_out,
-            from,
-            play,
-            out,
-        );
-        play.pop();
+}
+
+impl Level for Last {
+    const DEPTH: u8 = 3;
+
+    #[inline(always)]
+    fn search(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
+        let mut sources = steps.sources(turn.occupied, turn.outside, turn.top);
+        if ended(sources, Self::DEPTH, turn, out) {
+            return;
+        }
+        if out.raised_to(4) {
+            while sources != 0 {
+                let from = pop_highest(&mut sources);
+                let to = steps.target(from);
+                let play = Play::packed(turn.played | Play::packed_step(3, from, to), 4);
+                out.push_if(&turn.board.step_here(from, to), play, true);
+            }
+        }
     }
 }

@@ -16,6 +16,7 @@
 //!     bear-off), the reference sequences with bit-mask sources and a hash
 //!     table in place of the list scan.
 //!   - two or more checkers on the bar: at most one result, here.
+//!
 //!   They share `wide` (a board as two 16-byte vectors and the step deltas
 //!   added to it) and `sources` (where a die's steps may start, as a mask).
 //! - [`legal_moves_reference`] follows §14 literally (both dice orders, full
@@ -121,26 +122,6 @@ impl MoveList {
         }
         if !self.items.iter().any(|c| c.position == position) {
             self.push(position, play);
-        }
-    }
-
-    /// Like [`MoveList::record`] for generators that never produce the same
-    /// position twice.
-    #[inline]
-    fn record_unique(&mut self, position: Position, play: Play, level: u8) {
-        if level < self.level {
-            return;
-        }
-        self.raise_level(level);
-        self.push(position, play);
-    }
-
-    /// Drops the recorded sequences if `level` is better than theirs.
-    #[inline]
-    fn raise_level(&mut self, level: u8) {
-        if level > self.level {
-            self.items.clear();
-            self.level = level;
         }
     }
 

@@ -9,10 +9,10 @@
 //! result is found among those already recorded by a hash of its steps in
 //! a small open-addressed table instead of a scan of the list.
 
-use super::super::play::{Play, Step};
-use super::super::position::{OPP_BAR, Position, Side};
+use super::super::play::Play;
+use super::super::position::{BAR, OPP_BAR, Position, Side};
 use super::sources::{DieSteps, after_step, pop_highest};
-use super::wide::{Wide, step};
+use super::wide::Wide;
 use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
 
 /// The legal moves of the mixed roll `hi`-`lo`, written into `out`.
@@ -24,38 +24,29 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
     let mut seen = Seen::new();
     for (first, second, alone) in [(hi, lo, HIGH_DIE_ONLY), (lo, hi, LOW_DIE_ONLY)] {
         let (first, second) = (DieSteps::new(open, first), DieSteps::new(open, second));
-        let mut sources = first.sources(occupied, outside, 25);
+        let mut sources = first.sources(occupied, outside, BAR);
         while sources != 0 {
             let from = pop_highest(&mut sources);
             let to = first.target(from);
-            let one = step(from, to);
             let board = base.step_here(from, to);
-            let hash = step_hash(&base, one);
-            let mut play = Play::default();
-            play.push(one);
+            let hash = step_hash(&base, from, to);
+            let played = Play::packed_step(0, from, to);
             if to == 0 && last_checker {
-                seen.record(out, &board, hash, play, BOTH_DICE);
+                seen.record(out, &board, hash, Play::packed(played, 1), BOTH_DICE);
                 continue;
             }
             let occupied = after_step(occupied, from, base.get(from), to);
             let outside = outside - u32::from(from > 6 && to <= 6);
-            let mut then = second.sources(occupied, outside, 25);
+            let mut then = second.sources(occupied, outside, BAR);
             if then == 0 {
-                seen.record(out, &board, hash, play, alone);
+                seen.record(out, &board, hash, Play::packed(played, 1), alone);
             }
             while then != 0 {
                 let from = pop_highest(&mut then);
-                let two = step(from, second.target(from));
-                let mut both = play;
-                both.push(two);
-                let end = board.step_here(from, two.to as usize);
-                seen.record(
-                    out,
-                    &end,
-                    hash.wrapping_add(step_hash(&board, two)),
-                    both,
-                    BOTH_DICE,
-                );
+                let to = second.target(from);
+                let both = Play::packed(played | Play::packed_step(1, from, to), 2);
+                let hash = hash.wrapping_add(step_hash(&board, from, to));
+                seen.record(out, &board.step_here(from, to), hash, both, BOTH_DICE);
             }
         }
     }
@@ -65,8 +56,7 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
 /// that two sequences reaching the same position from the same start have
 /// the same sum of step hashes.
 #[inline(always)]
-fn step_hash(board: &Wide, s: Step) -> u64 {
-    let (from, to) = (s.from as usize, s.to as usize);
+fn step_hash(board: &Wide, from: usize, to: usize) -> u64 {
     let hit = usize::from(board.get(to) == -1);
     HASHES.land[hit][to].wrapping_sub(HASHES.slot[from])
 }
@@ -125,11 +115,10 @@ impl Seen {
             out.level = level;
             self.slots = [0; 256];
         }
-        let position = board.position();
         if out.items.len() >= usize::from(u8::MAX) {
             // More results than the table indexes: cannot happen with at
             // most seven source points a die, but stay correct regardless.
-            out.record(position, play, level);
+            out.record(board.position(), play, level);
             return;
         }
         let mut k = (hash >> 56) as usize;
@@ -137,10 +126,10 @@ impl Seen {
             let entry = self.slots[k];
             if entry == 0 {
                 self.slots[k] = (out.items.len() + 1) as u8;
-                out.push(position, play);
+                out.push_wide(board, play);
                 return;
             }
-            if out.items[usize::from(entry) - 1].position == position {
+            if board.is(&out.items[usize::from(entry) - 1].position) {
                 return;
             }
             k = (k + 1) & 0xFF;

@@ -58,6 +58,31 @@ impl Wide {
         self.plus(&STEP_TABLES.leave[from]).plus(land)
     }
 
+    /// Whether `position` is this board: two vector compares.
+    #[inline(always)]
+    pub(super) fn is(&self, position: &Position) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{
+                __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+            };
+            // SAFETY: SSE2 is part of x86-64; both loads lie within the
+            // position's 26 bytes (0..16 and 10..26).
+            unsafe {
+                let x: [__m128i; 2] = std::mem::transmute(*self);
+                let pips = position.pips.as_ptr();
+                let lo = _mm_loadu_si128(pips.cast());
+                let hi = _mm_loadu_si128(pips.add(HI).cast());
+                let same = _mm_and_si128(_mm_cmpeq_epi8(lo, x[0]), _mm_cmpeq_epi8(hi, x[1]));
+                _mm_movemask_epi8(same) == 0xFFFF
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            self.position() == *position
+        }
+    }
+
     /// Bit masks of the slots: (the mover's checkers, points open to them:
     /// empty, held, or a single opposing checker).
     #[inline(always)]
@@ -164,15 +189,25 @@ static STEP_TABLES: StepTables = {
     t
 };
 
-/// Appends candidates into room reserved in a [`MoveList`], keeping the
-/// length in a register until [`Appender::finish`].
+impl MoveList {
+    /// Appends one candidate, written as [`Appender`] writes them.
+    #[inline(always)]
+    pub(super) fn push_wide(&mut self, board: &Wide, play: Play) {
+        self.items.reserve(1);
+        let mut appender = Appender::new(self);
+        appender.push_if(board, play, true);
+        appender.finish();
+    }
+}
+
+/// Appends candidates to a [`MoveList`], keeping the length in a register
+/// until [`Appender::finish`].
 pub(super) struct Appender<'a> {
     list: &'a mut MoveList,
     len: usize,
 }
 
 impl<'a> Appender<'a> {
-    /// The caller must have reserved room for every candidate it appends.
     pub(super) fn new(list: &'a mut MoveList) -> Appender<'a> {
         let len = list.items.len();
         Appender { list, len }
@@ -181,10 +216,12 @@ impl<'a> Appender<'a> {
     /// Writes a candidate after the last one and keeps it if `keep`.
     #[inline(always)]
     pub(super) fn push_if(&mut self, board: &Wide, play: Play, keep: bool) {
-        assert!(self.len < self.list.items.capacity());
-        // SAFETY: in bounds (checked above); the position's 26 bytes are
-        // written by the two stores (slots 0..16 and 10..26) and the play
-        // by the last, so the candidate is fully initialised before
+        if self.len == self.list.items.capacity() {
+            self.grow();
+        }
+        // SAFETY: in bounds (room checked above); the position's 26 bytes
+        // are written by the two stores (slots 0..16 and 10..26) and the
+        // play by the last, so the candidate is fully initialised before
         // `finish` makes it part of the vector.
         unsafe {
             let slot = self.list.items.as_mut_ptr().add(self.len);
@@ -206,14 +243,43 @@ impl<'a> Appender<'a> {
         self.len += usize::from(keep);
     }
 
+    /// Appends a candidate found at `level` of [`MoveList::record`]'s
+    /// order, dropping those of a worse level and ignoring it if worse.
+    #[inline(always)]
+    pub(super) fn push_at(&mut self, board: &Wide, play: Play, level: u8) {
+        if self.raised_to(level) {
+            self.push_if(board, play, true);
+        }
+    }
+
+    /// Whether candidates of `level` belong in the list, dropping those
+    /// already there if `level` is better.
+    #[inline(always)]
+    pub(super) fn raised_to(&mut self, level: u8) -> bool {
+        if level > self.list.level {
+            self.len = 0;
+            self.list.level = level;
+        }
+        level == self.list.level
+    }
+
+    /// Makes room for more candidates (rare: the list starts large).
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self) {
+        // SAFETY: every slot below `len` was written by `push_if`.
+        unsafe { self.list.items.set_len(self.len) }
+        self.list.items.reserve(self.len.max(64));
+    }
+
     /// The last candidate appended, to patch in place.
     pub(super) fn last_mut(&mut self) -> &mut Position {
-        // SAFETY: `len - 1` was fully written by `push`.
+        // SAFETY: `len - 1` was fully written by `push_if`.
         unsafe { &mut (*self.list.items.as_mut_ptr().add(self.len - 1)).position }
     }
 
     pub(super) fn finish(self) {
-        // SAFETY: every slot below `len` was written by `push`.
+        // SAFETY: every slot below `len` was written by `push_if`.
         unsafe { self.list.items.set_len(self.len) }
     }
 }
