@@ -17,13 +17,15 @@ use super::sources::{DieSteps, after_step, pop_highest};
 use super::wide::{Appender, Wide};
 
 /// The legal moves of the double `die`-`die`, written into `out`.
+#[inline(never)] // see `mixed_reference`
 pub(super) fn doubles(position: &Position, die: usize, out: &mut MoveList) {
     let board = Wide::of(position);
-    let (occupied, open) = board.masks();
-    let steps = DieSteps::new(open, die);
+    let masks = board.masks();
+    let steps = DieSteps::new(masks.open, die);
     let turn = Turn {
         board,
-        occupied,
+        occupied: masks.occupied,
+        blots: masks.blots,
         outside: position.outside_home(),
         top: BAR,
         played: 0,
@@ -33,12 +35,14 @@ pub(super) fn doubles(position: &Position, die: usize, out: &mut MoveList) {
     appender.finish();
 }
 
-/// A turn part played: the board, the mover's points, his checkers outside
+/// A turn part played: the board, the mover's points, the opponent's blots
+/// not yet hit, the mover's checkers outside
 /// the home board, the highest point the next step may start from, and the
 /// steps so far (packed as [`Play::packed`] takes them).
 struct Turn {
     board: Wide,
     occupied: u32,
+    blots: u32,
     outside: u32,
     top: usize,
     played: u64,
@@ -86,9 +90,11 @@ impl<Next: Level> Level for Inner<Next> {
         while sources != 0 {
             let from = pop_highest(&mut sources);
             let to = steps.target(from);
+            let hit = turn.blots & (1 << to) != 0;
             let next = Turn {
-                board: turn.board.step_here(from, to),
+                board: turn.board.stepped(steps.die, from, to, hit),
                 occupied: after_step(turn.occupied, from, turn.board.get(from), to),
+                blots: turn.blots & !(1 << to),
                 outside: turn.outside - u32::from(from > 6 && to <= 6),
                 top: from,
                 played: turn.played | Play::packed_step(Self::DEPTH, from, to),
@@ -112,7 +118,8 @@ impl Level for Last {
                 let from = pop_highest(&mut sources);
                 let to = steps.target(from);
                 let play = Play::packed(turn.played | Play::packed_step(3, from, to), 4);
-                out.push_if(&turn.board.step_here(from, to), play, true);
+                let hit = turn.blots & (1 << to) != 0;
+                out.push_if(&turn.board.stepped(steps.die, from, to, hit), play, true);
             }
         }
     }

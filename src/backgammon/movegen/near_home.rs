@@ -16,9 +16,11 @@ use super::wide::Wide;
 use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
 
 /// The legal moves of the mixed roll `hi`-`lo`, written into `out`.
+#[inline(never)] // see `mixed_reference`
 pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &mut MoveList) {
     let base = Wide::of(position);
-    let (occupied, open) = base.masks();
+    let masks = base.masks();
+    let (occupied, open) = (masks.occupied, masks.open);
     let outside = position.outside_home();
     let last_checker = position.on_board(Side::Mover) == 1;
     let mut seen = Seen::new();
@@ -28,14 +30,16 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
         while sources != 0 {
             let from = pop_highest(&mut sources);
             let to = first.target(from);
-            let board = base.step_here(from, to);
-            let hash = step_hash(&base, from, to);
+            let hit = masks.blots & (1 << to) != 0;
+            let board = base.stepped(first.die, from, to, hit);
+            let hash = step_hash(from, to, hit);
             let played = Play::packed_step(0, from, to);
             if to == 0 && last_checker {
                 seen.record(out, &board, hash, Play::packed(played, 1), BOTH_DICE);
                 continue;
             }
             let occupied = after_step(occupied, from, base.get(from), to);
+            let blots = masks.blots & !(1 << to);
             let outside = outside - u32::from(from > 6 && to <= 6);
             let mut then = second.sources(occupied, outside, BAR);
             if then == 0 {
@@ -45,8 +49,10 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
                 let from = pop_highest(&mut then);
                 let to = second.target(from);
                 let both = Play::packed(played | Play::packed_step(1, from, to), 2);
-                let hash = hash.wrapping_add(step_hash(&board, from, to));
-                seen.record(out, &board.step_here(from, to), hash, both, BOTH_DICE);
+                let hit = blots & (1 << to) != 0;
+                let hash = hash.wrapping_add(step_hash(from, to, hit));
+                let end = board.stepped(second.die, from, to, hit);
+                seen.record(out, &end, hash, both, BOTH_DICE);
             }
         }
     }
@@ -56,9 +62,8 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
 /// that two sequences reaching the same position from the same start have
 /// the same sum of step hashes.
 #[inline(always)]
-fn step_hash(board: &Wide, from: usize, to: usize) -> u64 {
-    let hit = usize::from(board.get(to) == -1);
-    HASHES.land[hit][to].wrapping_sub(HASHES.slot[from])
+fn step_hash(from: usize, to: usize, hit: bool) -> u64 {
+    HASHES.land[usize::from(hit)][to].wrapping_sub(HASHES.slot[from])
 }
 
 /// Random weights per slot, and what landing (and hitting) adds.

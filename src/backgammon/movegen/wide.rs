@@ -51,11 +51,13 @@ impl Wide {
         bytes[k + (16 - HI) * usize::from(k >= HI)]
     }
 
-    /// [`Wide::step`] on this board, where `to` = 0 bears the checker off.
+    /// The board after a checker moves `die` pips from `from` (off the board
+    /// when that passes point 1), `hit` saying whether it lands on a blot:
+    /// one precomputed delta per die and point, plus the hit's.
     #[inline(always)]
-    pub(super) fn step_here(&self, from: usize, to: usize) -> Wide {
-        let land = &STEP_TABLES.land[usize::from(self.get(to) == -1)][to];
-        self.plus(&STEP_TABLES.leave[from]).plus(land)
+    pub(super) fn stepped(&self, die: usize, from: usize, to: usize, hit: bool) -> Wide {
+        self.plus(&STEP_TABLES.by_die[die][from])
+            .plus(&STEP_TABLES.hit[usize::from(hit)][to])
     }
 
     /// Whether `position` is this board: two vector compares.
@@ -83,37 +85,47 @@ impl Wide {
         }
     }
 
-    /// Bit masks of the slots: (the mover's checkers, points open to them:
-    /// empty, held, or a single opposing checker).
+    /// Bit masks of the slots: the mover's checkers, the points open to
+    /// them (empty, held, or a single opposing checker), and the opponent's
+    /// blots.
     #[inline(always)]
-    pub(super) fn masks(&self) -> (u32, u32) {
+    pub(super) fn masks(&self) -> Masks {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{
-                __m128i, _mm_cmpgt_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_setzero_si128,
+                __m128i, _mm_cmpeq_epi8, _mm_cmpgt_epi8, _mm_movemask_epi8, _mm_set1_epi8,
+                _mm_setzero_si128,
             };
             // SAFETY: SSE2 is part of x86-64; `Wide` is two `__m128i`.
             unsafe {
                 let x: [__m128i; 2] = std::mem::transmute(*self);
-                let above = |floor: __m128i| {
-                    let lo = _mm_movemask_epi8(_mm_cmpgt_epi8(x[0], floor)) as u32;
-                    let hi = _mm_movemask_epi8(_mm_cmpgt_epi8(x[1], floor)) as u32;
-                    lo | (hi << HI)
+                let bits = |lo: __m128i, hi: __m128i| {
+                    _mm_movemask_epi8(lo) as u32 | ((_mm_movemask_epi8(hi) as u32) << HI)
                 };
-                let occupied = above(_mm_setzero_si128());
-                let open = above(_mm_set1_epi8(-2));
-                (occupied, open)
+                let above =
+                    |floor: __m128i| bits(_mm_cmpgt_epi8(x[0], floor), _mm_cmpgt_epi8(x[1], floor));
+                let blot = _mm_set1_epi8(-1);
+                Masks {
+                    occupied: above(_mm_setzero_si128()),
+                    open: above(_mm_set1_epi8(-2)),
+                    blots: bits(_mm_cmpeq_epi8(x[0], blot), _mm_cmpeq_epi8(x[1], blot)),
+                }
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let (mut occupied, mut open) = (0u32, 0u32);
+            let mut m = Masks {
+                occupied: 0,
+                open: 0,
+                blots: 0,
+            };
             for k in 0..26 {
                 let v = self.get(k);
-                occupied |= u32::from(v > 0) << k;
-                open |= u32::from(v >= -1) << k;
+                m.occupied |= u32::from(v > 0) << k;
+                m.open |= u32::from(v >= -1) << k;
+                m.blots |= u32::from(v == -1) << k;
             }
-            (occupied, open)
+            m
         }
     }
 
@@ -161,6 +173,15 @@ impl Wide {
     }
 }
 
+/// The mover's checkers, the points open to them and the opponent's
+/// blots, a bit a slot (see [`Wide::masks`]).
+#[derive(Clone, Copy)]
+pub(super) struct Masks {
+    pub(super) occupied: u32,
+    pub(super) open: u32,
+    pub(super) blots: u32,
+}
+
 /// One-slot deltas: a checker leaving a slot, landing on one, or landing
 /// and sending the opponent's blot to its bar. Landing on slot 0 (the
 /// opponent's bar, never a destination) changes nothing, so that a step to
@@ -169,12 +190,19 @@ struct StepTables {
     leave: [Wide; 26],
     /// `[hit][slot]`.
     land: [[Wide; 26]; 2],
+    /// `[die][from]`: a checker leaving `from` and landing `die` pips on
+    /// (or borne off), without hitting.
+    by_die: [[Wide; 26]; 7],
+    /// `[hit][slot]`: what a hit adds to landing there (nothing without).
+    hit: [[Wide; 26]; 2],
 }
 
 static STEP_TABLES: StepTables = {
     let mut t = StepTables {
         leave: [Wide::ZERO; 26],
         land: [[Wide::ZERO; 26]; 2],
+        by_die: [[Wide::ZERO; 26]; 7],
+        hit: [[Wide::ZERO; 26]; 2],
     };
     let mut k = 0;
     while k < 26 {
@@ -183,6 +211,16 @@ static STEP_TABLES: StepTables = {
             t.land[0][k].add(k, 1);
             t.land[1][k].add(k, 2);
             t.land[1][k].add(OPP_BAR, -1);
+            t.hit[1][k].add(k, 1);
+            t.hit[1][k].add(OPP_BAR, -1);
+        }
+        let mut die = 1;
+        while die <= 6 {
+            t.by_die[die][k].add(k, -1);
+            if k > die {
+                t.by_die[die][k].add(k - die, 1);
+            }
+            die += 1;
         }
         k += 1;
     }
