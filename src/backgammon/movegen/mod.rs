@@ -363,3 +363,6 @@ fn enter_two_or_more(position: &Position, hi: usize, lo: usize, out: &mut MoveLi
         out.push(q, play);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,72 @@
+//! The cases the mask-based paths track by hand: blots hit (and not hit
+//! again), bearing off beside an opponent's checker on his bar, and the
+//! bar itself; each checked against the literal reference, set and count.
+
+use super::super::dice::Dice;
+use super::super::position::{OPP_BAR, Position};
+use super::{MoveList, legal_moves, legal_moves_reference};
+use std::collections::BTreeSet;
+
+/// `me` and `opp` as (point in the mover's numbering, count); 25 is the
+/// mover's bar, 0 the opponent's.
+fn position(me: &[(usize, u8)], opp: &[(usize, u8)]) -> Position {
+    let (mut mover, mut other) = ([0u8; 25], [0u8; 25]);
+    for &(p, n) in me {
+        mover[p - 1] = n;
+    }
+    for &(p, n) in opp {
+        other[if p == 0 { 24 } else { 24 - p }] = n;
+    }
+    Position::from_sides(&mover, &other).unwrap()
+}
+
+/// The fast generator's results, checked against the reference's.
+fn agreed(p: &Position, hi: u8, lo: u8) -> Vec<Position> {
+    let dice = Dice::new(hi, lo).unwrap();
+    let (mut fast, mut slow) = (MoveList::new(), MoveList::new());
+    legal_moves(p, dice, &mut fast);
+    legal_moves_reference(p, dice, &mut slow);
+    let a: BTreeSet<_> = fast.iter().map(|c| c.position).collect();
+    let b: BTreeSet<_> = slow.iter().map(|c| c.position).collect();
+    assert_eq!(a, b, "{hi}-{lo}");
+    assert_eq!(a.len(), fast.len(), "duplicates with {hi}-{lo}");
+    fast.iter().map(|c| c.position).collect()
+}
+
+fn opponent_on_bar(p: &Position) -> i8 {
+    -p.raw()[OPP_BAR]
+}
+
+#[test]
+fn a_double_hits_each_blot_once() {
+    // Two blots two pips apart in front of two checkers: 2-2 can hit both,
+    // and a checker passing a point it already hit on hits nothing more.
+    let p = position(&[(13, 2), (6, 13)], &[(11, 1), (9, 1), (1, 13)]);
+    let results = agreed(&p, 2, 2);
+    let most = results.iter().map(opponent_on_bar).max().unwrap();
+    assert_eq!(most, 2);
+    assert!(results.iter().any(|q| opponent_on_bar(q) == 0));
+}
+
+#[test]
+fn bearing_off_leaves_the_opponents_bar_alone() {
+    // The opponent has one checker on his bar (a "blot" there to a mask):
+    // no bear-off may touch it.
+    let p = position(&[(6, 2), (4, 3), (2, 1)], &[(0, 1), (20, 14)]);
+    for (hi, lo) in [(6, 6), (5, 5), (1, 1), (6, 5), (6, 1), (3, 2)] {
+        for q in agreed(&p, hi, lo) {
+            assert_eq!(opponent_on_bar(&q), 1, "{hi}-{lo}");
+        }
+    }
+}
+
+#[test]
+fn the_last_checker_outside_comes_home_and_bears_off() {
+    // One checker on the bar, the rest home: enter, then bear off with the
+    // other die, or hit on entering.
+    let p = position(&[(25, 1), (6, 4), (5, 10)], &[(22, 1), (1, 14)]);
+    for (hi, lo) in [(3, 6), (6, 3), (3, 3), (5, 4), (6, 6)] {
+        agreed(&p, hi, lo);
+    }
+    assert!(agreed(&p, 6, 3).iter().any(|q| opponent_on_bar(q) == 1));
+}
