@@ -56,8 +56,15 @@ impl Wide {
     /// one precomputed delta per die and point, plus the hit's.
     #[inline(always)]
     pub(super) fn stepped(&self, die: usize, from: usize, to: usize, hit: bool) -> Wide {
-        self.plus(&STEP_TABLES.by_die[die][from])
-            .plus(&STEP_TABLES.hit[usize::from(hit)][to])
+        self.plus(&Wide::delta(die, from, to, hit))
+    }
+
+    /// What that step changes, summed from constant tables: building it
+    /// with byte writes and then reading it whole would stall store
+    /// forwarding.
+    #[inline(always)]
+    fn delta(die: usize, from: usize, to: usize, hit: bool) -> Wide {
+        STEP_TABLES.by_die[die][from].plus(&STEP_TABLES.hit[usize::from(hit)][to])
     }
 
     /// Whether `position` is this board: two vector compares.
@@ -139,13 +146,11 @@ impl Wide {
         }
     }
 
-    /// What moving a checker `from` → `to` on the board `p` changes, summed
-    /// from constant tables: building it with byte writes and then reading
-    /// it whole would stall store forwarding.
+    /// What moving a checker `from` → `to` (on the board, at most six
+    /// pips) on the board `p` changes.
     #[inline(always)]
     pub(super) fn step(p: &[i8; 26], from: usize, to: usize) -> Wide {
-        let land = &STEP_TABLES.land[usize::from(p[to] == -1)][to];
-        STEP_TABLES.leave[from].plus(land)
+        Wide::delta(from - to, from, to, p[to] == -1)
     }
 
     #[inline(always)]
@@ -182,35 +187,25 @@ pub(super) struct Masks {
     pub(super) blots: u32,
 }
 
-/// One-slot deltas: a checker leaving a slot, landing on one, or landing
-/// and sending the opponent's blot to its bar. Landing on slot 0 (the
-/// opponent's bar, never a destination) changes nothing, so that a step to
-/// 0 bears a checker off.
+/// Step deltas. Landing on slot 0 (the opponent's bar, never a
+/// destination) changes nothing, so that a step to 0 bears a checker off.
 struct StepTables {
-    leave: [Wide; 26],
-    /// `[hit][slot]`.
-    land: [[Wide; 26]; 2],
     /// `[die][from]`: a checker leaving `from` and landing `die` pips on
     /// (or borne off), without hitting.
     by_die: [[Wide; 26]; 7],
-    /// `[hit][slot]`: what a hit adds to landing there (nothing without).
+    /// `[hit][slot]`: what a hit adds to landing there (nothing without):
+    /// the opponent's blot leaves the slot for his bar.
     hit: [[Wide; 26]; 2],
 }
 
 static STEP_TABLES: StepTables = {
     let mut t = StepTables {
-        leave: [Wide::ZERO; 26],
-        land: [[Wide::ZERO; 26]; 2],
         by_die: [[Wide::ZERO; 26]; 7],
         hit: [[Wide::ZERO; 26]; 2],
     };
     let mut k = 0;
     while k < 26 {
-        t.leave[k].add(k, -1);
         if k != OPP_BAR {
-            t.land[0][k].add(k, 1);
-            t.land[1][k].add(k, 2);
-            t.land[1][k].add(OPP_BAR, -1);
             t.hit[1][k].add(k, 1);
             t.hit[1][k].add(OPP_BAR, -1);
         }
