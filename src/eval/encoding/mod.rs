@@ -25,6 +25,10 @@
 
 use crate::backgammon::{BAR, OPP_BAR, Position};
 
+mod rolls;
+
+use rolls::{escape_rolls, hit_rolls};
+
 /// Bumped whenever the meaning of any input changes.
 pub const ENCODING_VERSION: u32 = 4;
 
@@ -89,6 +93,38 @@ pub fn encode_batch(positions: &[Position], kind: NetKind) -> ndarray::Array2<f3
 /// Writes the inputs of `pos` (side on roll first) for `kind` into `out`,
 /// which must hold exactly `kind.inputs()` values.
 pub fn encode(pos: &Position, kind: NetKind, out: &mut [f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2_counts() {
+        // SAFETY: the CPU has the features `encode_avx2` is compiled for.
+        return unsafe { encode_avx2(pos, kind, out) };
+    }
+    encode_with::<false>(pos, kind, out)
+}
+
+/// Whether this CPU has what the AVX2 encoding is compiled for: the
+/// roll-counting lanes, and single instructions for the bit counts the
+/// features take (x86-64's baseline has no `popcnt`, so `count_ones`
+/// otherwise becomes a dozen shifts and masks).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn has_avx2_counts() -> bool {
+    std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("lzcnt")
+}
+
+/// [`encode`] compiled for AVX2: everything below it is inlined, so its
+/// sums, masks and counts use the wider instructions too. The inputs are
+/// the same as the portable pass's (integer counts, the same divisions).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,bmi1,lzcnt")]
+unsafe fn encode_avx2(pos: &Position, kind: NetKind, out: &mut [f32]) {
+    encode_with::<true>(pos, kind, out)
+}
+
+#[inline(always)]
+fn encode_with<const AVX2: bool>(pos: &Position, kind: NetKind, out: &mut [f32]) {
     debug_assert_eq!(out.len(), kind.inputs());
     let other = pos.swap();
     let sides = [pos, &other];
@@ -97,7 +133,9 @@ pub fn encode(pos: &Position, kind: NetKind, out: &mut [f32]) {
         let block = &mut out[side * per_side..(side + 1) * per_side];
         raw_units(view, &mut block[..RAW_PER_SIDE]);
         match kind {
-            NetKind::Contact | NetKind::Crashed => side_features(view, &mut block[RAW_PER_SIDE..]),
+            NetKind::Contact | NetKind::Crashed => {
+                side_features_with::<AVX2>(view, &mut block[RAW_PER_SIDE..])
+            }
             NetKind::Race => race_features(view, &mut block[RAW_PER_SIDE..]),
         }
     }
@@ -120,6 +158,7 @@ static POINT_UNITS: [[f32; 4]; 16] = {
     t
 };
 
+#[inline(always)]
 fn raw_units(view: &Position, out: &mut [f32]) {
     let p = view.raw();
     for (u, &v) in out[..96].chunks_exact_mut(4).zip(&p[1..=24]) {
@@ -227,6 +266,7 @@ fn in_front(from: u32) -> u32 {
     ((1u32 << from) - 1) & !((1u32 << from.saturating_sub(12)) - 1)
 }
 
+#[inline(always)]
 fn masks(view: &Position) -> Masks {
     let p = view.raw();
     let bits = SlotBits::of(p);
@@ -293,69 +333,8 @@ impl SlotBits {
     }
 }
 
-/// Whether the opponent, rolling `a`-`b`, can hit any blot in `m`. The
-/// opponent moves upwards in this numbering; its bar is point 0, so its
-/// checkers on the bar must enter first. Counts a hit on any checker play
-/// that lands on a blot, ignoring the duty to use both dice.
-fn can_hit(m: &Masks, a: u32, b: u32) -> bool {
-    let open = POINTS & !m.made;
-    let board_from = m.opp_from & !1;
-    if a == b {
-        let steps = 4u32;
-        let entering = m.opp_on_bar as u32;
-        if entering > 0 && (open >> a) & 1 == 0 {
-            return false;
-        }
-        let (mut cur, left) = if entering > 0 {
-            let left = steps.saturating_sub(entering);
-            let cur = 1u32 << a;
-            if cur & m.blots != 0 {
-                return true;
-            }
-            (if left > 0 { cur | board_from } else { 0 }, left)
-        } else {
-            (board_from, steps)
-        };
-        for _ in 0..left {
-            cur = (cur << a) & open;
-            if cur & m.blots != 0 {
-                return true;
-            }
-        }
-        return false;
-    }
-    match m.opp_on_bar {
-        0 => {
-            let one = ((board_from << a) | (board_from << b)) & m.blots;
-            let two =
-                ((((board_from << a) & open) << b) | (((board_from << b) & open) << a)) & m.blots;
-            one | two != 0
-        }
-        1 => [(a, b), (b, a)].into_iter().any(|(enter, then)| {
-            let landed = (1u32 << enter) & open;
-            landed != 0 && (landed & m.blots != 0 || ((landed | board_from) << then) & m.blots != 0)
-        }),
-        _ => ((1u32 << a) | (1u32 << b)) & open & m.blots != 0,
-    }
-}
-
-/// Rolls out of 36 on which the opponent hits at least one blot.
-fn hit_rolls(m: &Masks) -> u32 {
-    if m.blots == 0 {
-        return 0;
-    }
-    let mut n = 0;
-    for a in 1..=6u32 {
-        for b in a..=6u32 {
-            if can_hit(m, a, b) {
-                n += if a == b { 1 } else { 2 };
-            }
-        }
-    }
-    n
-}
-
 /// Longest run of consecutive made points.
+#[inline(always)]
 fn longest_prime(made: u32) -> u32 {
     let mut run = made;
     let mut len = 0;
@@ -364,40 +343,6 @@ fn longest_prime(made: u32) -> u32 {
         len += 1;
     }
     len
-}
-
-/// Rolls (of 36) on which the checker on `from` (25 = the bar) can land
-/// past the opponent's made points among the 12 in front of it: how free
-/// the rearmost checker is, and from the opponent's block, how well the
-/// mover contains the opponent's. A checker with nothing in front escapes
-/// on every roll.
-///
-/// `blocks` are the opponent's made points [`in_front`] of `from`, which
-/// the caller has already counted.
-fn escape_rolls(m: &Masks, from: u32, blocks: u32) -> u32 {
-    if blocks == 0 {
-        return 36;
-    }
-    let open = POINTS & !m.opp_made;
-    let past = open & ((1u32 << blocks.trailing_zeros()) - 1);
-    // Bit k of these: whether the point k pips ahead is open / past the
-    // blockade (the masks mirrored around `from`).
-    let ahead = |x: u32| x.reverse_bits() >> (31 - from);
-    let (open, past) = (ahead(open), ahead(past));
-    let bit = |x: u32, k: u32| (x >> k) & 1;
-    let mut n = 0;
-    for a in 1..=6 {
-        for b in a + 1..=6 {
-            let via = bit(open, a) | bit(open, b);
-            n += 2 * (bit(past, a) | bit(past, b) | via & bit(past, a + b));
-        }
-        let (o1, o2, o3) = (bit(open, a), bit(open, 2 * a), bit(open, 3 * a));
-        n += bit(past, a)
-            | o1 & bit(past, 2 * a)
-            | o1 & o2 & bit(past, 3 * a)
-            | o1 & o2 & o3 & bit(past, 4 * a);
-    }
-    n
 }
 
 /// Features of the side on roll of `view`, from its own numbering:
@@ -417,7 +362,17 @@ fn escape_rolls(m: &Masks, from: u32, blocks: u32) -> u32 {
 /// 12 pips in front of an opponent checker, the 25 − point it would lose
 /// if hit); 16 the most advanced anchor on the opponent's side, 18..=24
 /// point, as (25 − point)/7.
+///
+/// This entry is the portable pass; [`encode`] runs the same code compiled
+/// for AVX2 where the CPU has it.
 pub fn side_features(view: &Position, out: &mut [f32]) {
+    side_features_with::<false>(view, out)
+}
+
+/// [`side_features`], with the rolls counted in AVX2 lanes where `AVX2`
+/// (only [`encode_avx2`] asks).
+#[inline(always)]
+fn side_features_with<const AVX2: bool>(view: &Position, out: &mut [f32]) {
     let p = view.raw();
     let m = masks(view);
     let rearmost = 31 - (m.mine | 1).leading_zeros();
@@ -425,7 +380,7 @@ pub fn side_features(view: &Position, out: &mut [f32]) {
     let blocks = m.opp_made & in_front(rearmost);
     let all = [
         sums.pips as f32 / 100.0,
-        hit_rolls(&m) as f32 / 36.0,
+        hit_rolls::<AVX2>(&m) as f32 / 36.0,
         m.blots.count_ones() as f32 / 4.0,
         (m.made & 0b111_1110).count_ones() as f32 / 6.0,
         longest_prime(m.made) as f32 / 6.0,
@@ -438,7 +393,7 @@ pub fn side_features(view: &Position, out: &mut [f32]) {
     let n = out.len().min(FEATURES_PER_SIDE_V1);
     out[..n].copy_from_slice(&all[..n]);
     if out.len() > FEATURES_PER_SIDE_V1 {
-        let escapes = escape_rolls(&m, rearmost, blocks);
+        let escapes = escape_rolls::<AVX2>(&m, rearmost, blocks);
         extra_features(&m, escapes, &sums, &mut out[FEATURES_PER_SIDE_V1..]);
     }
 }
@@ -458,7 +413,7 @@ struct Sums {
 impl Sums {
     /// `opp_rear` is the opponent's rearmost slot in the mover's numbering
     /// (0 = its bar, 32 = none left).
-    #[inline]
+    #[inline(always)]
     fn of(p: &[i8; 26], opp_rear: u32) -> Sums {
         // Checkers per slot, widened and padded so that each sum below is
         // a fixed-length dot product with a constant table (vectorised).
@@ -535,6 +490,7 @@ static SLOT_TABLES: SlotTables = {
 };
 
 /// Features 10.. of [`side_features`].
+#[inline(always)]
 fn extra_features(m: &Masks, escapes: u32, sums: &Sums, out: &mut [f32]) {
     let mut at_risk = 0i32;
     let mut blots = m.blots;
@@ -635,7 +591,7 @@ mod tests {
         // (the 6 is blocked, but the other die first then 6), 5-2, 5-3, 5-4,
         // 4-3: 9 rolls × 2 = 18; doubles 4-4 (20, 16), 5-5 (19, 14), 6-6
         // blocked at 18, 3-3 (21, 18 blocked), 2-2 (22, 20, 18 blocked).
-        let escapes = |from| escape_rolls(&m, from, m.opp_made & in_front(from));
+        let escapes = |from| escape_rolls::<false>(&m, from, m.opp_made & in_front(from));
         assert_eq!(escapes(24), 18 + 2);
         assert_eq!(escapes(5), 36, "nothing in front");
     }
@@ -707,7 +663,7 @@ mod tests {
             let from = 2 + (r >> 40) as u32 % 24;
             let blocks = m.opp_made & in_front(from);
             assert_eq!(
-                escape_rolls(&m, from, blocks),
+                escape_rolls::<false>(&m, from, blocks),
                 escape_rolls_reference(&m, from)
             );
         }
@@ -731,7 +687,7 @@ mod tests {
         // The blot on the mover's 10 point; the opponent's 21 point is the
         // mover's 4, 6 pips behind it.
         let pos = Position::from_points(&[(10, 1), (1, 14)], &[(21, 15)]);
-        assert_eq!(hit_rolls(&masks(&pos)), 17);
+        assert_eq!(hit_rolls::<false>(&masks(&pos)), 17);
     }
 
     #[test]
@@ -739,7 +695,7 @@ mod tests {
         // As above but the mover holds its 7 point: 3-3 (via 7) is blocked,
         // 2-2 goes 6, 8, 10 untouched; 5-1 via 9 or 5; 4-2 via 8 or 6.
         let pos = Position::from_points(&[(10, 1), (7, 2), (1, 12)], &[(21, 15)]);
-        assert_eq!(hit_rolls(&masks(&pos)), 16);
+        assert_eq!(hit_rolls::<false>(&masks(&pos)), 16);
     }
 
     #[test]
