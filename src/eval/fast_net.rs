@@ -12,7 +12,8 @@
 //! significant bits moves an output by about 1e-4, far below what
 //! separates moves; training keeps the full f32 weights in [`Mlp`]. The
 //! second layer, dense and read whole on every evaluation, is halved for
-//! the same reason: see `FastNet::mid_half`.
+//! the same reason (`FastNet::mid_half`), except on CPUs whose level-1
+//! cache holds it whole at full width (`FastNet::mid_wide`).
 //!
 //! A roll's candidates, evaluated one after another, can go through a
 //! [`FirstLayerMemo`]: each then adds only the rows of the inputs that
@@ -79,6 +80,13 @@ pub struct FastNet {
     /// (a fifth of a rollout's time went to those loads); at 16 KB it
     /// stays in level 1 beside the first layer's rows.
     mid_half: Vec<u16>,
+    /// Whether the AVX-512 pass reads the second layer's weights widened
+    /// (`mid`'s f32 copy of the same rounded values) instead of `mid_half`:
+    /// where the level-1 data cache holds 48 KiB or more, the 32 KB layer
+    /// stays there beside the first layer's rows, and the loads fold into
+    /// the multiply-adds instead of each costing a conversion. The sums are
+    /// the same either way.
+    mid_wide: bool,
     w2: Vec<f32>,
     b2: [f32; OUTPUTS],
 }
@@ -86,8 +94,10 @@ pub struct FastNet {
 impl From<&Mlp> for FastNet {
     fn from(m: &Mlp) -> FastNet {
         let w1_half: Vec<u16> = m.w1.iter().map(|&w| f16_bits(w)).collect();
+        let pass = Pass::detect(m.hidden, m.last_hidden(), m.inputs);
         FastNet {
-            pass: Pass::detect(m.hidden, m.last_hidden(), m.inputs),
+            pass,
+            mid_wide: pass == Pass::Avx512 && level1_data_kib() >= 48,
             inputs: m.inputs,
             hidden: m.hidden,
             w1_rounded: w1_half.iter().map(|&h| f16_value(h)).collect(),
@@ -286,7 +296,9 @@ impl FastNet {
         // SAFETY: this is inlined only into the vector passes, each on a
         // CPU with the features of the layer pass its AVX512 names.
         let upper = unsafe {
-            if AVX512 {
+            if AVX512 && self.mid_wide {
+                self.mid_wide_avx512(&mid.b, hidden, &mut scratch)
+            } else if AVX512 {
                 self.mid_half_avx512(&mid.b, hidden, &mut scratch)
             } else {
                 self.mid_half_avx2(&mid.b, hidden, &mut scratch)
@@ -302,9 +314,12 @@ impl FastNet {
 /// hide the multiply-add latency) and combined as
 /// [`super::network::mid_layer`] combines them, so the passes differ from
 /// the portable one by the fused rounding only; a one-register tail.
+/// `$wide` passes read the weights from `mid`'s f32 copy (see
+/// `FastNet::mid_wide`) with `$load`, the others widen `mid_half`.
 macro_rules! mid_half {
     ($name:ident, $features:literal, $lanes:literal, $zero:ident, $set1:ident,
-     $fmadd:ident, $add:ident, $store:ident, $half_load:ident, $half_reg:ty, $widen:ident) => {
+     $fmadd:ident, $add:ident, $store:ident, $half_load:ident, $half_reg:ty, $widen:ident,
+     $wide:literal, $load:ident) => {
         impl FastNet {
             #[cfg(target_arch = "x86_64")]
             #[target_feature(enable = $features)]
@@ -325,6 +340,14 @@ macro_rules! mid_half {
                         && lower.len().is_multiple_of(4)
                 );
                 let w = self.mid_half.as_ptr();
+                let wide = self.mid.as_ref().map_or(std::ptr::null(), |m| m.w.as_ptr());
+                assert!(
+                    !$wide
+                        || self
+                            .mid
+                            .as_ref()
+                            .is_some_and(|m| m.w.len() == self.mid_half.len())
+                );
                 let out = scratch.as_mut_ptr() as *mut f32;
                 let mut start = 0;
                 // SAFETY (the loads and stores below): start + LANES · regs
@@ -332,7 +355,11 @@ macro_rules! mid_half {
                 // out holds MAX_HIDDEN >= units values.
                 unsafe {
                     let weights = |i: usize, at: usize| {
-                        $widen($half_load(w.add(i * units + at) as *const $half_reg))
+                        if $wide {
+                            $load(wide.add(i * units + at))
+                        } else {
+                            $widen($half_load(w.add(i * units + at) as *const $half_reg))
+                        }
                     };
                     while start + 2 * LANES <= units {
                         let mut a = [[$zero(); 2]; 4];
@@ -383,21 +410,75 @@ mid_half!(
     _mm256_storeu_ps,
     _mm_loadu_si128,
     __m128i,
-    _mm256_cvtph_ps
+    _mm256_cvtph_ps,
+    false,
+    _mm256_loadu_ps
 );
-mid_half!(
-    mid_half_avx512,
-    "avx512f,avx2,fma,f16c",
-    16,
-    _mm512_setzero_ps,
-    _mm512_set1_ps,
-    _mm512_fmadd_ps,
-    _mm512_add_ps,
-    _mm512_storeu_ps,
-    _mm256_loadu_si256,
-    __m256i,
-    _mm512_cvtph_ps
-);
+/// The AVX-512 second layer, from the binary16 weights or (`$wide`) the
+/// f32 ones.
+macro_rules! mid_avx512 {
+    ($name:ident, $wide:literal) => {
+        mid_half!(
+            $name,
+            "avx512f,avx2,fma,f16c",
+            16,
+            _mm512_setzero_ps,
+            _mm512_set1_ps,
+            _mm512_fmadd_ps,
+            _mm512_add_ps,
+            _mm512_storeu_ps,
+            _mm256_loadu_si256,
+            __m256i,
+            _mm512_cvtph_ps,
+            $wide,
+            _mm512_loadu_ps
+        );
+    };
+}
+mid_avx512!(mid_half_avx512, false);
+mid_avx512!(mid_wide_avx512, true);
+
+/// The level-1 data cache of the core this runs on, in KiB, from CPUID
+/// (Intel's deterministic cache leaf 4, AMD's leaf 0x8000_0005); 0 where
+/// the CPU does not say.
+#[cfg(target_arch = "x86_64")]
+fn level1_data_kib() -> u32 {
+    use std::arch::x86_64::{__cpuid, __cpuid_count};
+    // Leaves beyond the ones the CPU reports are not read.
+    {
+        let vendor = __cpuid(0);
+        if vendor.ebx == u32::from_le_bytes(*b"Auth") {
+            if __cpuid(0x8000_0000).eax >= 0x8000_0005 {
+                return __cpuid(0x8000_0005).ecx >> 24;
+            }
+            return 0;
+        }
+        if vendor.eax < 4 {
+            return 0;
+        }
+        for index in 0..8 {
+            let leaf = __cpuid_count(4, index);
+            let kind = leaf.eax & 0x1f;
+            if kind == 0 {
+                break;
+            }
+            // Type 1 is a data cache, level in bits 5..8.
+            if kind == 1 && (leaf.eax >> 5) & 0x7 == 1 {
+                let ways = (leaf.ebx >> 22) + 1;
+                let partitions = ((leaf.ebx >> 12) & 0x3ff) + 1;
+                let line = (leaf.ebx & 0xfff) + 1;
+                let sets = leaf.ecx + 1;
+                return ways * partitions * line * sets / 1024;
+            }
+        }
+        0
+    }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn level1_data_kib() -> u32 {
+    0
+}
 
 /// What [`NonZero::gather_avx2`] compares against.
 #[cfg(target_arch = "x86_64")]
@@ -862,24 +943,30 @@ mod tests {
         }
     }
 
+    /// `count` inputs of 230, each non-zero with chance 1/3, drawn from
+    /// a fixed seed.
+    fn sparse_inputs(count: usize) -> Vec<Vec<f32>> {
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            if s.is_multiple_of(3) {
+                (s >> 40) as f32 / (1u64 << 24) as f32
+            } else {
+                0.0
+            }
+        };
+        (0..count)
+            .map(|_| (0..230).map(|_| next()).collect())
+            .collect()
+    }
+
     #[test]
     fn sparse_inputs_of_every_pattern_give_the_portable_answer() {
         let m = Mlp::random_deep(230, 128, 64, 9);
         let net = FastNet::from(&m);
-        let mut s = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..200 {
-            let input: Vec<f32> = (0..230)
-                .map(|_| {
-                    s ^= s << 13;
-                    s ^= s >> 7;
-                    s ^= s << 17;
-                    if s.is_multiple_of(3) {
-                        (s >> 40) as f32 / (1u64 << 24) as f32
-                    } else {
-                        0.0
-                    }
-                })
-                .collect();
+        for input in sparse_inputs(200) {
             let (portable, fast) = (net.forward_portable(&input), net.forward(&input));
             for o in 0..OUTPUTS {
                 assert!(
@@ -930,6 +1017,26 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_wide_second_layer_gives_the_same_bits() {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let mut net = FastNet::from(&Mlp::random_deep(230, 128, 64, 11));
+            if net.pass != Pass::Avx512 {
+                return;
+            }
+            for input in sparse_inputs(200) {
+                net.mid_wide = false;
+                let half = net.forward(&input);
+                net.mid_wide = true;
+                assert_eq!(net.forward(&input), half);
+            }
+        }
+        // What CPUID reports, where it reports anything, is a real size.
+        let kib = level1_data_kib();
+        assert!(kib == 0 || (8..=1024).contains(&kib), "{kib} KiB");
     }
 
     #[test]
