@@ -249,13 +249,10 @@ mod tests {
     /// Random contact-like boards: both sides spread over the points, some
     /// checkers on either bar.
     fn boards(count: usize) -> Vec<Position> {
-        let mut s = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: u64| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s % n
-        };
+        use rand::rngs::SmallRng;
+        use rand::{RngExt, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut next = move |n: usize| rng.random_range(0..n);
         (0..count)
             .map(|_| {
                 let mut mine = Vec::new();
@@ -263,7 +260,7 @@ mod tests {
                 let (mut left_mine, mut left_theirs) = (15u8, 15u8);
                 let mut used = [false; 26];
                 while left_mine > 0 {
-                    let pt = 1 + next(25) as usize;
+                    let pt = 1 + next(25);
                     let n = (1 + next(3) as u8).min(left_mine);
                     if pt < 25 && used[pt] {
                         continue;
@@ -273,7 +270,7 @@ mod tests {
                     left_mine -= n;
                 }
                 while left_theirs > 0 {
-                    let pt = 1 + next(25) as usize;
+                    let pt = 1 + next(25);
                     let n = (1 + next(3) as u8).min(left_theirs);
                     // The opponent's point `pt` is the mover's 25 − pt.
                     if pt < 25 && used[25 - pt] {
