@@ -445,34 +445,34 @@ mid_avx512!(mid_wide_avx512, true);
 fn level1_data_kib() -> u32 {
     use std::arch::x86_64::{__cpuid, __cpuid_count};
     // Leaves beyond the ones the CPU reports are not read.
-    {
-        let vendor = __cpuid(0);
-        if vendor.ebx == u32::from_le_bytes(*b"Auth") {
-            if __cpuid(0x8000_0000).eax >= 0x8000_0005 {
-                return __cpuid(0x8000_0005).ecx >> 24;
-            }
-            return 0;
+    let vendor = __cpuid(0);
+    if vendor.ebx == u32::from_le_bytes(*b"Auth") {
+        if __cpuid(0x8000_0000).eax >= 0x8000_0005 {
+            return __cpuid(0x8000_0005).ecx >> 24;
         }
-        if vendor.eax < 4 {
-            return 0;
-        }
-        for index in 0..8 {
-            let leaf = __cpuid_count(4, index);
-            let kind = leaf.eax & 0x1f;
-            if kind == 0 {
-                break;
-            }
-            // Type 1 is a data cache, level in bits 5..8.
-            if kind == 1 && (leaf.eax >> 5) & 0x7 == 1 {
-                let ways = (leaf.ebx >> 22) + 1;
-                let partitions = ((leaf.ebx >> 12) & 0x3ff) + 1;
-                let line = (leaf.ebx & 0xfff) + 1;
-                let sets = leaf.ecx + 1;
-                return ways * partitions * line * sets / 1024;
-            }
-        }
-        0
+        return 0;
     }
+    if vendor.eax < 4 {
+        return 0;
+    }
+    for index in 0..8 {
+        let leaf = __cpuid_count(4, index);
+        let kind = leaf.eax & 0x1f;
+        if kind == 0 {
+            break;
+        }
+        // Type 1 is a data cache, level in bits 5..8.
+        if kind == 1 && (leaf.eax >> 5) & 0x7 == 1 {
+            let field = |x: u32| u64::from(x) + 1;
+            let bytes = field(leaf.ebx >> 22)
+                * field((leaf.ebx >> 12) & 0x3ff)
+                * field(leaf.ebx & 0xfff)
+                * field(leaf.ecx);
+            // A hypervisor may report anything; past u32 it is not a size.
+            return u32::try_from(bytes / 1024).unwrap_or(0);
+        }
+    }
+    0
 }
 
 #[cfg(not(target_arch = "x86_64"))]

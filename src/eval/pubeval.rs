@@ -3,7 +3,7 @@
 //! before the move). Higher is better for the mover. Weights and encoding
 //! are from the public description in pubeval.json, kept verbatim.
 
-use crate::backgammon::{OPP_BAR, Position};
+use crate::backgammon::{CHECKERS, OPP_BAR, Position};
 use std::sync::LazyLock;
 
 const INPUTS: usize = 122;
@@ -104,7 +104,7 @@ pub fn score(after: &Position, race: bool) -> f32 {
         s += second;
     }
     s += t.bar * (-pos[OPP_BAR] as f32) / 2.0;
-    s += t.off * (crate::backgammon::CHECKERS - mine as u8) as f32 / 15.0;
+    s += t.off * (CHECKERS - mine as u8) as f32 / 15.0;
     s
 }
 
