@@ -3,7 +3,8 @@
 //! before the move). Higher is better for the mover. Weights and encoding
 //! are from the public description in pubeval.json, kept verbatim.
 
-use crate::backgammon::{CHECKERS, OPP_BAR, Position};
+use super::encoding::SlotBits;
+use crate::backgammon::{CHECKERS, OPP_BAR, Position, Side};
 use std::sync::LazyLock;
 
 const INPUTS: usize = 122;
@@ -83,15 +84,13 @@ static TERMS: LazyLock<[PointTerms; 2]> = LazyLock::new(|| {
 /// (the mover's, and the opponent's blots) are visited, without a branch
 /// per point.
 pub fn score(after: &Position, race: bool) -> f32 {
-    let pos = after.raw();
-    let (mut scoring, mut mine) = (0u32, 0u32);
-    for (slot, &n) in pos.iter().enumerate() {
-        scoring |= u32::from(n > 0 || n == -1) << slot;
-        mine += n.max(0) as u32;
-    }
+    let mine = after.on_board(Side::Mover);
     if mine == 0 {
         return f32::INFINITY;
     }
+    let pos = after.raw();
+    let bits = SlotBits::of(pos);
+    let scoring = bits.mine | (bits.opp & !bits.opp_two);
     let t = &TERMS[usize::from(!race)];
     // Point j of the formula is slot 25 − j: visit slots 24 down to 1.
     let mut points = scoring & ((1 << 25) - 2);
@@ -104,7 +103,7 @@ pub fn score(after: &Position, race: bool) -> f32 {
         s += second;
     }
     s += t.bar * (-pos[OPP_BAR] as f32) / 2.0;
-    s += t.off * (CHECKERS - mine as u8) as f32 / 15.0;
+    s += t.off * (CHECKERS - mine) as f32 / 15.0;
     s
 }
 
@@ -116,7 +115,6 @@ mod tests {
 
     /// The formula as first written, point by point.
     fn score_by_the_formula(after: &Position, race: bool) -> f32 {
-        use crate::backgammon::Side;
         if after.on_board(Side::Mover) == 0 {
             return f32::INFINITY;
         }

@@ -281,13 +281,14 @@ fn masks(view: &Position) -> Masks {
     }
 }
 
-/// Per-slot tests of a board as bit masks (bit i = slot i, 0..=25).
-struct SlotBits {
-    mine: u32,
-    one: u32,
-    at_least_two: u32,
-    opp: u32,
-    opp_two: u32,
+/// Per-slot tests of a board as bit masks (bit i = slot i, 0..=25); PubEval
+/// finds the points it scores with them too.
+pub(in crate::eval) struct SlotBits {
+    pub(in crate::eval) mine: u32,
+    pub(in crate::eval) one: u32,
+    pub(in crate::eval) at_least_two: u32,
+    pub(in crate::eval) opp: u32,
+    pub(in crate::eval) opp_two: u32,
 }
 
 impl SlotBits {
@@ -295,7 +296,7 @@ impl SlotBits {
     /// (slots 0..16 and 10..26) instead of 26 scalar tests each.
     #[cfg(target_arch = "x86_64")]
     #[inline]
-    fn of(p: &[i8; 26]) -> SlotBits {
+    pub(in crate::eval) fn of(p: &[i8; 26]) -> SlotBits {
         use std::arch::x86_64::*;
         // SAFETY: SSE2 is part of x86-64; both loads stay inside the
         // 26-byte array (0..16 and 10..26).
@@ -317,7 +318,7 @@ impl SlotBits {
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    fn of(p: &[i8; 26]) -> SlotBits {
+    pub(in crate::eval) fn of(p: &[i8; 26]) -> SlotBits {
         let mask = |f: fn(i8) -> bool| {
             p.iter()
                 .enumerate()
