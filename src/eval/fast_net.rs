@@ -1,5 +1,6 @@
-//! The evaluator's copy of a network, laid out for speed: the first and
-//! second layers' weights in half precision.
+//! The evaluator's copy of a network, laid out for speed: the first
+//! layer's weights in half precision, the second layer's in 16-bit
+//! integers.
 //!
 //! (Over 600 lines on purpose: the AVX2 path and the portable path it is
 //! checked against compute the same sums and are kept side by side.)
@@ -11,9 +12,9 @@
 //! load) the same rows stream twice as fast. Rounding a weight to 11
 //! significant bits moves an output by about 1e-4, far below what
 //! separates moves; training keeps the full f32 weights in [`Mlp`]. The
-//! second layer, dense and read whole on every evaluation, is halved for
-//! the same reason (`FastNet::mid_half`), except on CPUs whose level-1
-//! cache holds it whole at full width (`FastNet::mid_wide`).
+//! second layer, dense and read whole on every evaluation, is as small in
+//! 16-bit integers and needs no conversion on load
+//! ([`super::quantized_mid`]).
 //!
 //! A roll's candidates, evaluated one after another, can go through a
 //! [`FirstLayerMemo`]: each then adds only the rows of the inputs that
@@ -22,8 +23,10 @@
 use std::mem::MaybeUninit;
 
 use super::network::{
-    MAX_HIDDEN, MidLayer, Mlp, OUTPUTS, hidden_layer, output_layer, sigmoid_with, upper_layers,
+    MAX_HIDDEN, MidLayer, Mlp, OUTPUTS, hidden_layer, mid_layer, output_layer, sigmoid_with,
+    upper_layers,
 };
+use super::quantized_mid::QuantizedMid;
 
 /// The most inputs the vector paths gather.
 const MAX_INPUTS: usize = 512;
@@ -31,7 +34,7 @@ const MAX_INPUTS: usize = 512;
 /// Which pass this CPU runs, detected once when the network is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pass {
-    /// AVX-512F, for hidden sizes that are multiples of 16.
+    /// AVX-512F and BW, for hidden sizes that are multiples of 16.
     Avx512,
     /// AVX2 with FMA and F16C.
     Avx2,
@@ -49,6 +52,7 @@ impl Pass {
                 && hidden.is_multiple_of(16)
                 && last.is_multiple_of(16)
                 && std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512bw")
             {
                 return Pass::Avx512;
             }
@@ -72,21 +76,12 @@ pub struct FastNet {
     w1_rounded: Vec<f32>,
     b1: Vec<f32>,
     /// The second hidden layer, its weights rounded to binary16 as the
-    /// first layer's are (the portable pass reads them widened back).
+    /// first layer's are: what the passes compute with where `mid_q`
+    /// could not be made.
     mid: Option<MidLayer>,
-    /// `[hidden][units]`, binary16 bits: the vector passes read these.
-    /// In f32 the layer's 32 KB (128 × 64) filled the whole level-1 data
-    /// cache, and every evaluation fetched most of it again from level 2
-    /// (a fifth of a rollout's time went to those loads); at 16 KB it
-    /// stays in level 1 beside the first layer's rows.
-    mid_half: Vec<u16>,
-    /// Whether the AVX-512 pass reads the second layer's weights widened
-    /// (`mid`'s f32 copy of the same rounded values) instead of `mid_half`:
-    /// where the level-1 data cache holds 48 KiB or more, the 32 KB layer
-    /// stays there beside the first layer's rows, and the loads fold into
-    /// the multiply-adds instead of each costing a conversion. The sums are
-    /// the same either way.
-    mid_wide: bool,
+    /// The same layer in 16-bit integers, which every pass uses where the
+    /// weights allow it (`QuantizedMid::new`).
+    mid_q: Option<QuantizedMid>,
     w2: Vec<f32>,
     b2: [f32; OUTPUTS],
 }
@@ -97,7 +92,6 @@ impl From<&Mlp> for FastNet {
         let pass = Pass::detect(m.hidden, m.last_hidden(), m.inputs);
         FastNet {
             pass,
-            mid_wide: pass == Pass::Avx512 && level1_data_kib() >= 48,
             inputs: m.inputs,
             hidden: m.hidden,
             w1_rounded: w1_half.iter().map(|&h| f16_value(h)).collect(),
@@ -107,9 +101,10 @@ impl From<&Mlp> for FastNet {
                 w: mid.w.iter().map(|&w| f16_value(f16_bits(w))).collect(),
                 ..mid.clone()
             }),
-            mid_half: m.mid.as_ref().map_or(Vec::new(), |mid| {
-                mid.w.iter().map(|&w| f16_bits(w)).collect()
-            }),
+            mid_q: m
+                .mid
+                .as_ref()
+                .and_then(|mid| QuantizedMid::new(mid, m.hidden)),
             w2: m.w2.clone(),
             b2: m.b2,
         }
@@ -134,7 +129,13 @@ impl FastNet {
         let mut scratch = [0f32; MAX_HIDDEN];
         let hidden = &mut scratch[..self.hidden];
         hidden_layer(&self.w1_rounded, &self.b1, input, hidden);
-        upper_layers::<false, 32>(self.mid.as_ref(), &self.w2, &self.b2, hidden)
+        match &self.mid_q {
+            Some(q) => {
+                let mut scratch = [MaybeUninit::uninit(); MAX_HIDDEN];
+                output_layer::<false>(&self.w2, &self.b2, q.forward_portable(hidden, &mut scratch))
+            }
+            None => upper_layers::<false, 32>(self.mid.as_ref(), &self.w2, &self.b2, hidden),
+        }
     }
 
     /// The AVX-512 pass: the non-zero inputs gathered sixteen at a time
@@ -271,8 +272,8 @@ impl FastNet {
 
     /// The first layer's sums by `accumulate`, which writes every one of
     /// the first `self.hidden` of them, then their sigmoids and the upper
-    /// layers with fused multiply-adds, the second layer from its binary16
-    /// weights by the pass of the caller's width (`AVX512`, else AVX2);
+    /// layers with fused multiply-adds, the second layer in integers by the
+    /// pass of the caller's width (`AVX512`, else AVX2);
     /// inlined into each vector pass so that it is vectorised at that
     /// pass's width.
     #[cfg(target_arch = "x86_64")]
@@ -294,190 +295,15 @@ impl FastNet {
         };
         let mut scratch = [MaybeUninit::uninit(); MAX_HIDDEN];
         // SAFETY: this is inlined only into the vector passes, each on a
-        // CPU with the features of the layer pass its AVX512 names.
-        let upper = unsafe {
-            if AVX512 && self.mid_wide {
-                self.mid_wide_avx512(&mid.b, hidden, &mut scratch)
-            } else if AVX512 {
-                self.mid_half_avx512(&mid.b, hidden, &mut scratch)
-            } else {
-                self.mid_half_avx2(&mid.b, hidden, &mut scratch)
-            }
+        // CPU with the features of the layer pass its AVX512 names
+        // (`Pass::detect` checks AVX-512BW with AVX-512F).
+        let upper = match &self.mid_q {
+            Some(q) if AVX512 => unsafe { q.forward_avx512(hidden, &mut scratch) },
+            Some(q) => unsafe { q.forward_avx2(hidden, &mut scratch) },
+            None => mid_layer::<true, 32>(&mid.w, &mid.b, hidden, &mut scratch),
         };
         output_layer::<true>(&self.w2, &self.b2, upper)
     }
-}
-
-/// The second hidden layer from its binary16 weights, one pass per vector
-/// width: blocks of two registers of units, each unit summed in four
-/// partial sums over every fourth lower unit (eight independent chains
-/// hide the multiply-add latency) and combined as
-/// [`super::network::mid_layer`] combines them, so the passes differ from
-/// the portable one by the fused rounding only; a one-register tail.
-/// `$wide` passes read the weights from `mid`'s f32 copy (see
-/// `FastNet::mid_wide`) with `$load`, the others widen `mid_half`.
-macro_rules! mid_half {
-    ($name:ident, $features:literal, $lanes:literal, $zero:ident, $set1:ident,
-     $fmadd:ident, $add:ident, $store:ident, $half_load:ident, $half_reg:ty, $widen:ident,
-     $wide:literal, $load:ident) => {
-        impl FastNet {
-            #[cfg(target_arch = "x86_64")]
-            #[target_feature(enable = $features)]
-            #[inline]
-            unsafe fn $name<'s>(
-                &self,
-                bias: &[f32],
-                lower: &[f32],
-                scratch: &'s mut [MaybeUninit<f32>; MAX_HIDDEN],
-            ) -> &'s mut [f32] {
-                use std::arch::x86_64::*;
-                const LANES: usize = $lanes;
-                let units = bias.len();
-                assert!(
-                    self.mid_half.len() == lower.len() * units
-                        && units <= MAX_HIDDEN
-                        && units.is_multiple_of(LANES)
-                        && lower.len().is_multiple_of(4)
-                );
-                let w = self.mid_half.as_ptr();
-                let wide = self.mid.as_ref().map_or(std::ptr::null(), |m| m.w.as_ptr());
-                assert!(
-                    !$wide
-                        || self
-                            .mid
-                            .as_ref()
-                            .is_some_and(|m| m.w.len() == self.mid_half.len())
-                );
-                let out = scratch.as_mut_ptr() as *mut f32;
-                let mut start = 0;
-                // SAFETY (the loads and stores below): start + LANES · regs
-                // <= units, so every row's block lies inside mid_half, and
-                // out holds MAX_HIDDEN >= units values.
-                unsafe {
-                    let weights = |i: usize, at: usize| {
-                        if $wide {
-                            $load(wide.add(i * units + at))
-                        } else {
-                            $widen($half_load(w.add(i * units + at) as *const $half_reg))
-                        }
-                    };
-                    while start + 2 * LANES <= units {
-                        let mut a = [[$zero(); 2]; 4];
-                        for (g, xs) in lower.chunks_exact(4).enumerate() {
-                            for (p, &x) in xs.iter().enumerate() {
-                                let x = $set1(x);
-                                for r in 0..2 {
-                                    a[p][r] =
-                                        $fmadd(x, weights(4 * g + p, start + r * LANES), a[p][r]);
-                                }
-                            }
-                        }
-                        for r in 0..2 {
-                            let sum = $add($add(a[0][r], a[1][r]), $add(a[2][r], a[3][r]));
-                            $store(out.add(start + r * LANES), sum);
-                        }
-                        start += 2 * LANES;
-                    }
-                    if start < units {
-                        let mut a = [$zero(); 4];
-                        for (g, xs) in lower.chunks_exact(4).enumerate() {
-                            for (p, &x) in xs.iter().enumerate() {
-                                a[p] = $fmadd($set1(x), weights(4 * g + p, start), a[p]);
-                            }
-                        }
-                        $store(out.add(start), $add($add(a[0], a[1]), $add(a[2], a[3])));
-                    }
-                }
-                // SAFETY: the blocks wrote the first `units` slots.
-                let upper = unsafe { std::slice::from_raw_parts_mut(out, units) };
-                for (u, &b) in upper.iter_mut().zip(bias) {
-                    *u = sigmoid_with::<true>(*u + b);
-                }
-                upper
-            }
-        }
-    };
-}
-
-mid_half!(
-    mid_half_avx2,
-    "avx2,fma,f16c",
-    8,
-    _mm256_setzero_ps,
-    _mm256_set1_ps,
-    _mm256_fmadd_ps,
-    _mm256_add_ps,
-    _mm256_storeu_ps,
-    _mm_loadu_si128,
-    __m128i,
-    _mm256_cvtph_ps,
-    false,
-    _mm256_loadu_ps
-);
-/// The AVX-512 second layer, from the binary16 weights or (`$wide`) the
-/// f32 ones.
-macro_rules! mid_avx512 {
-    ($name:ident, $wide:literal) => {
-        mid_half!(
-            $name,
-            "avx512f,avx2,fma,f16c",
-            16,
-            _mm512_setzero_ps,
-            _mm512_set1_ps,
-            _mm512_fmadd_ps,
-            _mm512_add_ps,
-            _mm512_storeu_ps,
-            _mm256_loadu_si256,
-            __m256i,
-            _mm512_cvtph_ps,
-            $wide,
-            _mm512_loadu_ps
-        );
-    };
-}
-mid_avx512!(mid_half_avx512, false);
-mid_avx512!(mid_wide_avx512, true);
-
-/// The level-1 data cache of the core this runs on, in KiB, from CPUID
-/// (Intel's deterministic cache leaf 4, AMD's leaf 0x8000_0005); 0 where
-/// the CPU does not say.
-#[cfg(target_arch = "x86_64")]
-fn level1_data_kib() -> u32 {
-    use std::arch::x86_64::{__cpuid, __cpuid_count};
-    // Leaves beyond the ones the CPU reports are not read.
-    let vendor = __cpuid(0);
-    if vendor.ebx == u32::from_le_bytes(*b"Auth") {
-        if __cpuid(0x8000_0000).eax >= 0x8000_0005 {
-            return __cpuid(0x8000_0005).ecx >> 24;
-        }
-        return 0;
-    }
-    if vendor.eax < 4 {
-        return 0;
-    }
-    for index in 0..8 {
-        let leaf = __cpuid_count(4, index);
-        let kind = leaf.eax & 0x1f;
-        if kind == 0 {
-            break;
-        }
-        // Type 1 is a data cache, level in bits 5..8.
-        if kind == 1 && (leaf.eax >> 5) & 0x7 == 1 {
-            let field = |x: u32| u64::from(x) + 1;
-            let bytes = field(leaf.ebx >> 22)
-                * field((leaf.ebx >> 12) & 0x3ff)
-                * field(leaf.ebx & 0xfff)
-                * field(leaf.ecx);
-            // A hypervisor may report anything; past u32 it is not a size.
-            return u32::try_from(bytes / 1024).unwrap_or(0);
-        }
-    }
-    0
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn level1_data_kib() -> u32 {
-    0
 }
 
 /// What [`NonZero::gather_avx2`] compares against.
@@ -1017,26 +843,6 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn the_wide_second_layer_gives_the_same_bits() {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let mut net = FastNet::from(&Mlp::random_deep(230, 128, 64, 11));
-            if net.pass != Pass::Avx512 {
-                return;
-            }
-            for input in sparse_inputs(200) {
-                net.mid_wide = false;
-                let half = net.forward(&input);
-                net.mid_wide = true;
-                assert_eq!(net.forward(&input), half);
-            }
-        }
-        // What CPUID reports, where it reports anything, is a real size.
-        let kib = level1_data_kib();
-        assert!(kib == 0 || (8..=1024).contains(&kib), "{kib} KiB");
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod model_file;
 pub mod network;
 mod probs;
 pub mod pubeval;
+mod quantized_mid;
 mod shipped;
 
 pub use encoding::NetKind;

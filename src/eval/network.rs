@@ -214,9 +214,8 @@ pub fn upper_layers<const FUSED: bool, const BLOCK: usize>(
 /// seventy rows of 256 cost). `BLOCK` units make four sums of
 /// `BLOCK / lanes` registers each (at 32 units, two of AVX2's sums
 /// spilled to the stack on every step). This pass serves the reference
-/// network and the evaluator's portable pass; the evaluator's vector
-/// passes read binary16 weights instead (`mid_half!` in
-/// [`super::fast_net`]), summed in the same order.
+/// network, and the evaluator where its 16-bit integer layer
+/// ([`super::quantized_mid`]) cannot hold the weights.
 #[inline(always)]
 pub fn mid_layer<'s, const FUSED: bool, const BLOCK: usize>(
     w: &[f32],

@@ -1,0 +1,406 @@
+//! The evaluator's second hidden layer in 16-bit integers.
+//!
+//! Every weight of that layer is used once per evaluation, so the layer is
+//! bound by how fast its weights reach the multiply-adds. As binary16 each
+//! vector of weights cost a conversion to f32 before its multiply-add, and
+//! as f32 the layer no longer fit beside the first layer's rows in the
+//! level-1 cache. As 16-bit integers, weights and activations both, one
+//! `pmaddwd` multiplies sixteen pairs and adds them into eight 32-bit sums
+//! straight from a load, with the layer as small as in binary16.
+//!
+//! The arithmetic is exact: integer sums do not round, so the portable pass
+//! and the AVX2 and AVX-512 passes give the same bits whatever the order of
+//! the sums, and the scales are powers of two, so turning a sum back into
+//! a float rounds once, the same way everywhere. What is lost is fixed when
+//! the network is built: each weight rounded to a multiple of `2^-s` and each
+//! activation (a sigmoid, in 0..=1) to a multiple of `2^-a`, with `s + a`
+//! as large as the 32-bit sums allow for this network's largest column.
+
+use super::network::{MAX_HIDDEN, MidLayer};
+use std::mem::MaybeUninit;
+
+/// The most bits an activation is given: it must fit an i16 at 1.0.
+const MAX_ACTIVATION_BITS: u32 = 14;
+/// Fewer bits than this for a weight's fraction would cost more precision
+/// than binary16 had; such a network keeps the float layer.
+const MIN_WEIGHT_BITS: u32 = 8;
+
+pub(super) struct QuantizedMid {
+    units: usize,
+    lower: usize,
+    /// Pair-major: for each pair `m` of lower units and each unit `j`, the
+    /// weights from lower units `2m` and `2m + 1` side by side, which is
+    /// the order `pmaddwd` multiplies a broadcast pair of activations in.
+    w: Vec<i16>,
+    bias: Vec<f32>,
+    /// `2^a`: an activation's scale.
+    activation_scale: f32,
+    /// `2^-(s + a)`: a sum's value per unit.
+    sum_unit: f32,
+}
+
+impl QuantizedMid {
+    /// The layer over `lower` units below it, or `None` where its weights
+    /// are too large to keep `MIN_WEIGHT_BITS` of fraction, or the lower
+    /// units are odd.
+    pub(super) fn new(mid: &MidLayer, lower: usize) -> Option<QuantizedMid> {
+        let units = mid.units;
+        if !lower.is_multiple_of(2) || units == 0 || mid.w.len() != lower * units {
+            return None;
+        }
+        let largest = mid.w.iter().fold(0f32, |m, w| m.max(w.abs()));
+        if !largest.is_finite() {
+            return None;
+        }
+        // The weight bits: as many as keep every weight inside an i16.
+        // The weight bits: as many as keep every weight inside an i16,
+        // then fewer while the activations would get fewer than they.
+        let mut s = (0..30)
+            .rev()
+            .find(|&s| largest * 2f32.powi(s) <= f32::from(i16::MAX))? as u32;
+        loop {
+            if s < MIN_WEIGHT_BITS {
+                return None;
+            }
+            let w = Self::rounded(mid, lower, s);
+            // The activation bits: as many as keep every column's largest
+            // possible sum (every activation 1.0, every weight counted at
+            // its size) inside an i32.
+            let column: i64 = (0..units)
+                .map(|j| {
+                    (0..lower)
+                        .map(|k| i64::from(w[Self::slot(units, k, j)]).abs())
+                        .sum::<i64>()
+                })
+                .max()
+                .unwrap_or(0);
+            let a = (0..=MAX_ACTIVATION_BITS)
+                .rev()
+                .find(|&a| column << a <= i64::from(i32::MAX));
+            if let Some(a) = a.filter(|&a| a >= s.min(MAX_ACTIVATION_BITS)) {
+                return Some(QuantizedMid {
+                    units,
+                    lower,
+                    w,
+                    bias: mid.b.clone(),
+                    activation_scale: 2f32.powi(a as i32),
+                    sum_unit: 2f32.powi(-((s + a) as i32)),
+                });
+            }
+            s -= 1;
+        }
+    }
+
+    /// Where weight (lower `k`, unit `j`) sits in the pair-major layout.
+    #[inline(always)]
+    fn slot(units: usize, k: usize, j: usize) -> usize {
+        ((k / 2) * units + j) * 2 + k % 2
+    }
+
+    /// The weights times `2^s`, rounded to the nearest integer.
+    fn rounded(mid: &MidLayer, lower: usize, s: u32) -> Vec<i16> {
+        let units = mid.units;
+        let scale = 2f32.powi(s as i32);
+        let mut w = vec![0i16; lower * units];
+        for k in 0..lower {
+            for j in 0..units {
+                let v = (mid.w[k * units + j] * scale).round_ties_even();
+                w[Self::slot(units, k, j)] = v.clamp(-32767.0, 32767.0) as i16;
+            }
+        }
+        w
+    }
+
+    /// Lower units `2m` (low half) and `2m + 1` (high half) as pair `m`
+    /// of the broadcast activations the passes multiply.
+    #[inline(always)]
+    fn pair(&self, xs: &[f32]) -> u32 {
+        let q = |x: f32| (x * self.activation_scale).round_ties_even() as i32 as u16 as u32;
+        q(xs[0]) | (q(xs[1]) << 16)
+    }
+
+    /// The sums made floats, biased and squashed into `scratch`.
+    #[inline(always)]
+    fn finish<'s, const FUSED: bool>(
+        &self,
+        sums: &[i32],
+        scratch: &'s mut [MaybeUninit<f32>; MAX_HIDDEN],
+    ) -> &'s mut [f32] {
+        for ((o, &s), &b) in scratch.iter_mut().zip(sums).zip(&self.bias) {
+            // The scale is a power of two: the product is exact, so the
+            // only rounding is the conversion's and the bias's, fused or not.
+            o.write(super::network::sigmoid_with::<FUSED>(
+                s as f32 * self.sum_unit + b,
+            ));
+        }
+        // SAFETY: the loop wrote the first `units` slots.
+        unsafe { std::slice::from_raw_parts_mut(scratch.as_mut_ptr() as *mut f32, self.units) }
+    }
+
+    /// The layer without vector instructions: the reference the vector
+    /// passes equal bit for bit.
+    pub(super) fn forward_portable<'s>(
+        &self,
+        lower: &[f32],
+        scratch: &'s mut [MaybeUninit<f32>; MAX_HIDDEN],
+    ) -> &'s mut [f32] {
+        let mut sums = [0i32; MAX_HIDDEN];
+        self.sums_portable(lower, &mut sums);
+        self.finish::<false>(&sums[..self.units], scratch)
+    }
+
+    fn sums_portable(&self, lower: &[f32], sums: &mut [i32; MAX_HIDDEN]) {
+        assert_eq!(lower.len(), self.lower);
+        for (m, p) in lower.chunks_exact(2).map(|xs| self.pair(xs)).enumerate() {
+            let (x0, x1) = (
+                i32::from(p as u16 as i16),
+                i32::from((p >> 16) as u16 as i16),
+            );
+            let row = &self.w[m * self.units * 2..(m + 1) * self.units * 2];
+            for (s, w) in sums.iter_mut().zip(row.chunks_exact(2)) {
+                *s += x0 * i32::from(w[0]) + x1 * i32::from(w[1]);
+            }
+        }
+    }
+}
+
+/// One vector pass per width: blocks of `$regs` registers of units (64
+/// units either way, the shipped networks' layer), each
+/// summed over every pair of lower units by `pmaddwd` into 32-bit lanes,
+/// so the sums never leave registers; then one register at a time.
+macro_rules! quantized_pass {
+    ($name:ident, $sums:ident, $features:literal, $lanes:literal, $regs:literal, $reg:ty,
+     $zero:ident, $set1:ident, $madd:ident, $add:ident, $load:ident, $store:ident) => {
+        impl QuantizedMid {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = $features)]
+            #[inline]
+            pub(super) unsafe fn $name<'s>(
+                &self,
+                lower: &[f32],
+                scratch: &'s mut [MaybeUninit<f32>; MAX_HIDDEN],
+            ) -> &'s mut [f32] {
+                let mut sums = [MaybeUninit::<i32>::uninit(); MAX_HIDDEN];
+                // SAFETY: the caller's CPU has this pass's features.
+                let sums = unsafe { self.$sums(lower, &mut sums) };
+                self.finish::<true>(sums, scratch)
+            }
+
+            /// The layer's integer sums, before the bias.
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = $features)]
+            #[inline]
+            unsafe fn $sums<'s>(
+                &self,
+                lower: &[f32],
+                sums: &'s mut [MaybeUninit<i32>; MAX_HIDDEN],
+            ) -> &'s [i32] {
+                use std::arch::x86_64::*;
+                const LANES: usize = $lanes;
+                const REGS: usize = $regs;
+                let units = self.units;
+                assert!(units.is_multiple_of(LANES) && units <= MAX_HIDDEN);
+                assert!(lower.len() == self.lower && lower.len() <= MAX_HIDDEN);
+                let mut pair_store = [MaybeUninit::<u32>::uninit(); MAX_HIDDEN / 2];
+                let pairs = pair_store.as_mut_ptr() as *mut u32;
+                // The pairs sixteen activations at a time: converted with
+                // the rounding `pair` uses (to nearest, ties to even), packed
+                // to 16 bits, and the pack's lane order put back.
+                let mut k = 0;
+                // SAFETY: k + 16 <= lower.len(), and the 8 pairs stored at
+                // k / 2 lie inside pair_store's MAX_HIDDEN / 2.
+                unsafe {
+                    let scale = _mm256_set1_ps(self.activation_scale);
+                    while k + 16 <= lower.len() {
+                        let x = |at: usize| {
+                            _mm256_cvtps_epi32(_mm256_mul_ps(
+                                _mm256_loadu_ps(lower.as_ptr().add(at)),
+                                scale,
+                            ))
+                        };
+                        let packed = _mm256_packs_epi32(x(k), x(k + 8));
+                        _mm256_storeu_si256(
+                            pairs.add(k / 2) as *mut __m256i,
+                            _mm256_permute4x64_epi64::<0b11_01_10_00>(packed),
+                        );
+                        k += 16;
+                    }
+                }
+                for (m, xs) in lower.chunks_exact(2).enumerate().skip(k / 2) {
+                    pair_store[m].write(self.pair(xs));
+                }
+                // SAFETY: the loops wrote the first lower.len() / 2 pairs.
+                let pairs =
+                    unsafe { std::slice::from_raw_parts(pairs as *const u32, lower.len() / 2) };
+                let (w, out) = (self.w.as_ptr(), sums.as_mut_ptr() as *mut i32);
+                // SAFETY (the loads and stores below): start + LANES · (r + 1)
+                // <= units, so every register's 2 · LANES weights at
+                // (m · units + start + r · LANES) · 2 lie inside w (pairs ·
+                // units · 2 long), and out holds MAX_HIDDEN >= units sums.
+                unsafe {
+                    let row = |m: usize, start: usize, r: usize| {
+                        $load(w.add((m * units + start + r * LANES) * 2) as *const $reg)
+                    };
+                    let mut start = 0;
+                    while start + REGS * LANES <= units {
+                        let mut acc = [$zero(); REGS];
+                        for (m, &p) in pairs.iter().enumerate() {
+                            let x = $set1(p as i32);
+                            for (r, a) in acc.iter_mut().enumerate() {
+                                *a = $add(*a, $madd(x, row(m, start, r)));
+                            }
+                        }
+                        for (r, a) in acc.iter().enumerate() {
+                            $store(out.add(start + r * LANES) as *mut $reg, *a);
+                        }
+                        start += REGS * LANES;
+                    }
+                    while start < units {
+                        let mut acc = $zero();
+                        for (m, &p) in pairs.iter().enumerate() {
+                            acc = $add(acc, $madd($set1(p as i32), row(m, start, 0)));
+                        }
+                        $store(out.add(start) as *mut $reg, acc);
+                        start += LANES;
+                    }
+                }
+                // SAFETY: the blocks wrote every one of the first `units`.
+                unsafe { std::slice::from_raw_parts(out as *const i32, units) }
+            }
+        }
+    };
+}
+
+quantized_pass!(
+    forward_avx2,
+    sums_avx2,
+    "avx2,fma",
+    8,
+    8,
+    __m256i,
+    _mm256_setzero_si256,
+    _mm256_set1_epi32,
+    _mm256_madd_epi16,
+    _mm256_add_epi32,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256
+);
+quantized_pass!(
+    forward_avx512,
+    sums_avx512,
+    "avx512f,avx512bw,avx2,fma",
+    16,
+    4,
+    __m512i,
+    _mm512_setzero_si512,
+    _mm512_set1_epi32,
+    _mm512_madd_epi16,
+    _mm512_add_epi32,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::network::Mlp;
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+
+    fn activations(rng: &mut SmallRng, n: usize) -> Vec<f32> {
+        // Sigmoids: mostly inside, some at the ends exactly.
+        (0..n)
+            .map(|_| match rng.random_range(0..10) {
+                0 => 0.0,
+                1 => 1.0,
+                _ => rng.random::<f32>(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_vector_passes_give_the_portable_sums() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        // The shipped shape, a tail narrower than a block, and lower units
+        // that are not a multiple of the sixteen converted at a time.
+        for (lower, units) in [(128, 64), (128, 24), (72, 32), (256, 128)] {
+            let m = Mlp::random_deep(40, lower, units, lower as u64);
+            let q = QuantizedMid::new(m.mid.as_ref().unwrap(), lower).expect("small weights");
+            for _ in 0..200 {
+                let x = activations(&mut rng, lower);
+                let mut want = [0i32; MAX_HIDDEN];
+                q.sums_portable(&x, &mut want);
+                #[cfg(target_arch = "x86_64")]
+                {
+                    let mut got = [MaybeUninit::uninit(); MAX_HIDDEN];
+                    if std::is_x86_feature_detected!("avx2") {
+                        // SAFETY: AVX2 is present (FMA is not used by the sums).
+                        let got = unsafe { q.sums_avx2(&x, &mut got) };
+                        assert_eq!(got, &want[..units], "avx2, {lower}x{units}");
+                    }
+                    if units % 16 == 0
+                        && std::is_x86_feature_detected!("avx512f")
+                        && std::is_x86_feature_detected!("avx512bw")
+                    {
+                        // SAFETY: AVX-512F and BW are present.
+                        let got = unsafe { q.sums_avx512(&x, &mut got) };
+                        assert_eq!(got, &want[..units], "avx512, {lower}x{units}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_integers_stay_near_the_float_layer() {
+        let mut rng = SmallRng::seed_from_u64(6);
+        let mid = crate::eval::shipped_model().unwrap().contact.mid.unwrap();
+        let q = QuantizedMid::new(&mid, 128).expect("the shipped layer");
+        let mut worst = 0f32;
+        for _ in 0..500 {
+            let x = activations(&mut rng, 128);
+            let mut got = [MaybeUninit::uninit(); MAX_HIDDEN];
+            let got = q.forward_portable(&x, &mut got).to_vec();
+            let mut want = [MaybeUninit::uninit(); MAX_HIDDEN];
+            let want = crate::eval::network::mid_layer::<false, 32>(&mid.w, &mid.b, &x, &mut want);
+            for (a, b) in got.iter().zip(want.iter()) {
+                worst = worst.max((a - b).abs());
+            }
+        }
+        // A unit's slope is at most 1/4, so this bounds the sums' error at
+        // four times as much; the binary16 weights this layer had before
+        // moved the units by about half the bound.
+        assert!(worst < 1e-3, "worst unit off by {worst}");
+        assert!(worst > 0.0, "the integers round somewhere");
+    }
+
+    #[test]
+    fn the_largest_sums_fit_and_huge_weights_stay_float() {
+        // Every weight of a column at the layer's largest size, every
+        // activation 1.0: the sum the bits were chosen for.
+        let (lower, units) = (128, 8);
+        let mut mid = MidLayer {
+            units,
+            w: vec![0.01; lower * units],
+            b: vec![0.0; units],
+        };
+        for k in 0..lower {
+            mid.w[k * units] = 6.0;
+        }
+        let q = QuantizedMid::new(&mid, lower).unwrap();
+        let mut sums = [0i32; MAX_HIDDEN];
+        q.sums_portable(&vec![1.0; lower], &mut sums);
+        let value = sums[0] as f64 * f64::from(q.sum_unit);
+        assert!((value - 6.0 * lower as f64).abs() < 1e-3, "{value}");
+        // Too large to keep eight bits of fraction in an i16: no integers.
+        mid.w[0] = 300.0;
+        assert!(QuantizedMid::new(&mid, lower).is_none());
+        // Odd lower units do not pair.
+        let odd = MidLayer {
+            units,
+            w: vec![0.1; 7 * units],
+            b: vec![0.0; units],
+        };
+        assert!(QuantizedMid::new(&odd, 7).is_none());
+    }
+}
