@@ -5,13 +5,13 @@
 //! vector of weights cost a conversion to f32 before its multiply-add, and
 //! as f32 the layer no longer fit beside the first layer's rows in the
 //! level-1 cache. As 16-bit integers, weights and activations both, one
-//! `pmaddwd` multiplies sixteen pairs and adds them into eight 32-bit sums
-//! straight from a load, with the layer as small as in binary16.
+//! `pmaddwd` makes sixteen products straight from a load and adds them
+//! pairwise into eight 32-bit sums, with the layer as small as in binary16.
 //!
 //! The arithmetic is exact: integer sums do not round, so the portable pass
 //! and the AVX2 and AVX-512 passes give the same bits whatever the order of
 //! the sums, and the scales are powers of two, so turning a sum back into
-//! a float rounds once, the same way everywhere. What is lost is fixed when
+//! a float rounds the same way everywhere. What is lost is fixed when
 //! the network is built: each weight rounded to a multiple of `2^-s` and each
 //! activation (a sigmoid, in 0..=1) to a multiple of `2^-a`, with `s + a`
 //! as large as the 32-bit sums allow for this network's largest column.
@@ -21,8 +21,9 @@ use std::mem::MaybeUninit;
 
 /// The most bits an activation is given: it must fit an i16 at 1.0.
 const MAX_ACTIVATION_BITS: u32 = 14;
-/// Fewer bits than this for a weight's fraction would cost more precision
-/// than binary16 had; such a network keeps the float layer.
+/// Below this many bits of fraction a weight's rounding would move the
+/// sums far more than binary16's did; such a network keeps the float
+/// layer.
 const MIN_WEIGHT_BITS: u32 = 8;
 
 pub(super) struct QuantizedMid {
@@ -52,7 +53,6 @@ impl QuantizedMid {
         if !largest.is_finite() {
             return None;
         }
-        // The weight bits: as many as keep every weight inside an i16.
         // The weight bits: as many as keep every weight inside an i16,
         // then fewer while the activations would get fewer than they.
         let mut s = (0..30)
@@ -137,8 +137,9 @@ impl QuantizedMid {
         unsafe { std::slice::from_raw_parts_mut(scratch.as_mut_ptr() as *mut f32, self.units) }
     }
 
-    /// The layer without vector instructions: the reference the vector
-    /// passes equal bit for bit.
+    /// The layer without vector instructions: the reference whose sums the
+    /// vector passes equal bit for bit (their sigmoids fuse their
+    /// multiply-adds, as every vector pass's do).
     pub(super) fn forward_portable<'s>(
         &self,
         lower: &[f32],
@@ -149,6 +150,7 @@ impl QuantizedMid {
         self.finish::<false>(&sums[..self.units], scratch)
     }
 
+    /// The layer's integer sums, added into the first `units` of `sums`.
     fn sums_portable(&self, lower: &[f32], sums: &mut [i32; MAX_HIDDEN]) {
         assert_eq!(lower.len(), self.lower);
         for (m, p) in lower.chunks_exact(2).map(|xs| self.pair(xs)).enumerate() {
@@ -165,9 +167,9 @@ impl QuantizedMid {
 }
 
 /// One vector pass per width: blocks of `$regs` registers of units (64
-/// units either way, the shipped networks' layer), each
-/// summed over every pair of lower units by `pmaddwd` into 32-bit lanes,
-/// so the sums never leave registers; then one register at a time.
+/// units either way, the shipped networks' layer), each summed over every
+/// pair of lower units by `pmaddwd` into 32-bit lanes, so the sums never
+/// leave registers; then one register at a time.
 macro_rules! quantized_pass {
     ($name:ident, $sums:ident, $features:literal, $lanes:literal, $regs:literal, $reg:ty,
      $zero:ident, $set1:ident, $madd:ident, $add:ident, $load:ident, $store:ident) => {
