@@ -846,6 +846,31 @@ mod tests {
     }
 
     #[test]
+    fn a_layer_too_large_for_integers_runs_in_floats_on_every_pass() {
+        let mut m = Mlp::random_deep(230, 128, 64, 12);
+        m.mid.as_mut().unwrap().w[5] = 300.0;
+        let net = FastNet::from(&m);
+        assert!(net.mid_q.is_none());
+        for input in sparse_inputs(50) {
+            let (portable, fast, reference) = (
+                net.forward_portable(&input),
+                net.forward(&input),
+                m.forward(&input),
+            );
+            for o in 0..OUTPUTS {
+                assert!(
+                    (portable[o] - fast[o]).abs() < 1e-5,
+                    "{portable:?} vs {fast:?}"
+                );
+                assert!(
+                    (reference[o] - fast[o]).abs() < 1e-3,
+                    "{reference:?} vs {fast:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn half_weights_change_outputs_by_a_hair() {
         for m in [Mlp::random(230, 64, 5), Mlp::random_deep(230, 64, 16, 5)] {
             half_weights_change_outputs_of(&m);
