@@ -75,15 +75,18 @@ pub struct FastNet {
     /// so both paths compute with the same values.
     w1_rounded: Vec<f32>,
     b1: Vec<f32>,
-    /// The second hidden layer, its weights rounded to binary16 as the
-    /// first layer's are: what the passes compute with where `mid_q`
-    /// could not be made.
-    mid: Option<MidLayer>,
-    /// The same layer in 16-bit integers, which every pass uses where the
-    /// weights allow it (`QuantizedMid::new`).
-    mid_q: Option<QuantizedMid>,
+    /// The second hidden layer, if the network has one.
+    mid: Option<SecondLayer>,
     w2: Vec<f32>,
     b2: [f32; OUTPUTS],
+}
+
+/// The second hidden layer as the passes compute it: in 16-bit integers
+/// where the weights allow it (`QuantizedMid::new`), else in f32 from
+/// weights rounded to binary16 as the first layer's are.
+enum SecondLayer {
+    Integers(QuantizedMid),
+    Floats(MidLayer),
 }
 
 impl From<&Mlp> for FastNet {
@@ -97,14 +100,16 @@ impl From<&Mlp> for FastNet {
             w1_rounded: w1_half.iter().map(|&h| f16_value(h)).collect(),
             w1_half,
             b1: m.b1.clone(),
-            mid: m.mid.as_ref().map(|mid| MidLayer {
-                w: mid.w.iter().map(|&w| f16_value(f16_bits(w))).collect(),
-                ..mid.clone()
-            }),
-            mid_q: m
+            mid: m
                 .mid
                 .as_ref()
-                .and_then(|mid| QuantizedMid::new(mid, m.hidden)),
+                .map(|mid| match QuantizedMid::new(mid, m.hidden) {
+                    Some(q) => SecondLayer::Integers(q),
+                    None => SecondLayer::Floats(MidLayer {
+                        w: mid.w.iter().map(|&w| f16_value(f16_bits(w))).collect(),
+                        ..mid.clone()
+                    }),
+                }),
             w2: m.w2.clone(),
             b2: m.b2,
         }
@@ -129,12 +134,15 @@ impl FastNet {
         let mut scratch = [0f32; MAX_HIDDEN];
         let hidden = &mut scratch[..self.hidden];
         hidden_layer(&self.w1_rounded, &self.b1, input, hidden);
-        match &self.mid_q {
-            Some(q) => {
+        match &self.mid {
+            Some(SecondLayer::Integers(q)) => {
                 let mut scratch = [MaybeUninit::uninit(); MAX_HIDDEN];
                 output_layer::<false>(&self.w2, &self.b2, q.forward_portable(hidden, &mut scratch))
             }
-            None => upper_layers::<false, 32>(self.mid.as_ref(), &self.w2, &self.b2, hidden),
+            Some(SecondLayer::Floats(mid)) => {
+                upper_layers::<false, 32>(Some(mid), &self.w2, &self.b2, hidden)
+            }
+            None => output_layer::<false>(&self.w2, &self.b2, hidden),
         }
     }
 
@@ -290,17 +298,19 @@ impl FastNet {
         for a in hidden.iter_mut() {
             *a = sigmoid_with::<true>(*a);
         }
-        let Some(mid) = &self.mid else {
-            return output_layer::<true>(&self.w2, &self.b2, hidden);
-        };
         let mut scratch = [MaybeUninit::uninit(); MAX_HIDDEN];
         // SAFETY: this is inlined only into the vector passes, each on a
         // CPU with the features of the layer pass its AVX512 names
         // (`Pass::detect` checks AVX-512BW with AVX-512F).
-        let upper = match &self.mid_q {
-            Some(q) if AVX512 => unsafe { q.forward_avx512(hidden, &mut scratch) },
-            Some(q) => unsafe { q.forward_avx2(hidden, &mut scratch) },
-            None => mid_layer::<true, 32>(&mid.w, &mid.b, hidden, &mut scratch),
+        let upper = match &self.mid {
+            None => return output_layer::<true>(&self.w2, &self.b2, hidden),
+            Some(SecondLayer::Integers(q)) if AVX512 => unsafe {
+                q.forward_avx512(hidden, &mut scratch)
+            },
+            Some(SecondLayer::Integers(q)) => unsafe { q.forward_avx2(hidden, &mut scratch) },
+            Some(SecondLayer::Floats(mid)) => {
+                mid_layer::<true, 32>(&mid.w, &mid.b, hidden, &mut scratch)
+            }
         };
         output_layer::<true>(&self.w2, &self.b2, upper)
     }
@@ -850,7 +860,7 @@ mod tests {
         let mut m = Mlp::random_deep(230, 128, 64, 12);
         m.mid.as_mut().unwrap().w[5] = 300.0;
         let net = FastNet::from(&m);
-        assert!(net.mid_q.is_none());
+        assert!(matches!(net.mid, Some(SecondLayer::Floats(_))));
         for input in sparse_inputs(50) {
             let (portable, fast, reference) = (
                 net.forward_portable(&input),
