@@ -17,7 +17,8 @@ use super::sources::{DieSteps, after_step, pop_highest};
 use super::wide::{Appender, Wide};
 
 /// The legal moves of the double `die`-`die`, written into `out`.
-#[inline(never)] // see `mixed_reference`
+// Inlined into the two compilations `super::compiled_twice` makes of it.
+#[inline(always)]
 pub(super) fn doubles(position: &Position, die: usize, out: &mut MoveList) {
     let board = Wide::of(position);
     let masks = board.masks();

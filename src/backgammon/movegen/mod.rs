@@ -255,20 +255,87 @@ impl Position {
 pub fn legal_moves(position: &Position, dice: Dice, out: &mut MoveList) {
     out.clear();
     let (hi, lo) = (dice.high() as usize, dice.low() as usize);
+    let bits = has_bit_instructions();
     if hi == lo {
-        doubles(position, hi, out);
+        compiled::doubles(bits, position, hi, out);
     } else if position.pips[BAR] >= 2 {
         enter_two_or_more(position, hi, lo, out);
     } else {
         // The structural path covers every position where no step can
         // bear off: most of contact play.
         if position.outside_home() >= 2 {
-            mixed_without_bear_off(position, hi, lo, out);
+            compiled::mixed_without_bear_off(bits, position, hi, lo, out);
         } else {
-            mixed_near_home(position, hi, lo, out);
+            compiled::mixed_near_home(bits, position, hi, lo, out);
         }
     }
     out.finish(position);
+}
+
+/// Whether this CPU has the instructions the generators' second
+/// compilation uses: single-instruction bit scans and counts (`lzcnt`,
+/// `tzcnt`, `popcnt`), shifts by a register that leave the flags alone
+/// (BMI2), and three-operand vector instructions (AVX2). x86-64's baseline
+/// has none of them, and the generators are mostly bit masks and byte
+/// vectors.
+#[inline]
+fn has_bit_instructions() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// Each generator compiled twice, for x86-64's baseline and for CPUs with
+/// [`has_bit_instructions`], and called by whichever this CPU runs. Each
+/// stays out of line: inlining both mixed paths into `legal_moves` cost
+/// 5-15% on the benchmark set (measured).
+mod compiled {
+    use super::super::position::Position;
+    use super::MoveList;
+
+    macro_rules! compiled_twice {
+        ($name:ident, $path:path, ($($arg:ident: $ty:ty),*)) => {
+            #[inline(always)]
+            pub(super) fn $name(bits: bool, $($arg: $ty),*) {
+                #[inline(never)]
+                fn portable($($arg: $ty),*) {
+                    $path($($arg),*)
+                }
+                #[cfg(target_arch = "x86_64")]
+                #[inline(never)]
+                #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+                unsafe fn with_bits($($arg: $ty),*) {
+                    $path($($arg),*)
+                }
+                #[cfg(target_arch = "x86_64")]
+                if bits {
+                    // SAFETY: the caller checked `has_bit_instructions`.
+                    return unsafe { with_bits($($arg),*) };
+                }
+                let _ = bits;
+                portable($($arg),*)
+            }
+        };
+    }
+
+    compiled_twice!(doubles, super::doubles, (position: &Position, die: usize, out: &mut MoveList));
+    compiled_twice!(
+        mixed_without_bear_off,
+        super::mixed_without_bear_off,
+        (position: &Position, hi: usize, lo: usize, out: &mut MoveList)
+    );
+    compiled_twice!(
+        mixed_near_home,
+        super::mixed_near_home,
+        (position: &Position, hi: usize, lo: usize, out: &mut MoveList)
+    );
 }
 
 /// The literal §14 algorithm, for tests and as the slow path.

@@ -16,7 +16,8 @@ use super::wide::Wide;
 use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
 
 /// The legal moves of the mixed roll `hi`-`lo`, written into `out`.
-#[inline(never)] // see `mixed_reference`
+// Inlined into the two compilations `super::compiled_twice` makes of it.
+#[inline(always)]
 pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &mut MoveList) {
     let base = Wide::of(position);
     let masks = base.masks();

@@ -23,7 +23,8 @@ use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
 ///   non-hitting route of that checker, so it is kept only if no such route
 ///   was recorded;
 /// - chains that hit on the intermediate point are always distinct.
-#[inline(never)] // see `mixed_reference`
+// Inlined into the two compilations `super::compiled_twice` makes of it.
+#[inline(always)]
 pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, out: &mut MoveList) {
     let p = &position.pips;
     // Occupied points, then the sources of each die among them; appends

@@ -70,3 +70,46 @@ fn the_last_checker_outside_comes_home_and_bears_off() {
     }
     assert!(agreed(&p, 6, 3).iter().any(|q| opponent_on_bar(q) == 1));
 }
+
+#[test]
+fn both_compilations_give_the_same_list() {
+    // Along random games (contact, races, bear-offs, the bar), the baseline
+    // and the bit-instruction compilations write the same candidates in the
+    // same order: the source is one, only the instructions differ.
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+    if !super::has_bit_instructions() {
+        return;
+    }
+    let mut rng = SmallRng::seed_from_u64(17);
+    let (mut portable, mut bits) = (MoveList::new(), MoveList::new());
+    let mut compared = 0;
+    for _game in 0..40 {
+        let mut p = Position::starting();
+        for _turn in 0..200 {
+            let (hi, lo) = (rng.random_range(1..=6usize), rng.random_range(1..=6usize));
+            let (hi, lo) = (hi.max(lo), hi.min(lo));
+            let lists = [(false, &mut portable), (true, &mut bits)];
+            for (with_bits, out) in lists {
+                out.clear();
+                if hi == lo {
+                    super::compiled::doubles(with_bits, &p, hi, out);
+                } else if p.outside_home() >= 2 && p.raw()[super::BAR] < 2 {
+                    super::compiled::mixed_without_bear_off(with_bits, &p, hi, lo, out);
+                } else if p.raw()[super::BAR] < 2 {
+                    super::compiled::mixed_near_home(with_bits, &p, hi, lo, out);
+                }
+            }
+            assert_eq!(portable.as_slice(), bits.as_slice(), "{hi}-{lo}");
+            compared += 1;
+            let dice = Dice::new(hi as u8, lo as u8).unwrap();
+            super::legal_moves(&p, dice, &mut bits);
+            let pick = rng.random_range(0..bits.len());
+            p = bits.as_slice()[pick].position.swap();
+            if p.on_board(super::Side::Opponent) == 0 {
+                break;
+            }
+        }
+    }
+    assert!(compared > 2000, "{compared}");
+}
