@@ -27,29 +27,19 @@ use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
 #[inline(always)]
 pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, out: &mut MoveList) {
     let p = &position.pips;
-    // Occupied points, then the sources of each die among them; appends
-    // are branch-free because which points are held is unpredictable.
-    let mut occupied = [0u8; 16];
-    let mut n_occ = 0;
-    for (i, &v) in p.iter().enumerate().skip(1) {
-        occupied[n_occ] = i as u8;
-        n_occ += usize::from(v > 0);
-    }
+    let base = Wide::of(position);
+    let masks = base.masks();
     let on_bar = p[BAR] > 0;
+    // The points a die's step may start from: the mover's, above the die,
+    // with an open point the die's length below.
+    let sources = |d: usize| masks.occupied & (masks.open << d) & !((2u32 << d) - 1);
     let mut src_a = [0u8; 16];
     let mut src_b = [0u8; 16];
-    let (mut na, mut nb) = (0, 0);
-    for &i in &occupied[..n_occ] {
-        let i = i as usize;
-        src_a[na] = i as u8;
-        na += usize::from((i > a) & (p[i.saturating_sub(a)] >= -1));
-        src_b[nb] = i as u8;
-        nb += usize::from((i > b) & (p[i.saturating_sub(b)] >= -1));
-    }
+    let na = lowest_first(sources(a), &mut src_a);
+    let nb = lowest_first(sources(b), &mut src_b);
     out.items.reserve(na * nb + 2 * BAR);
     // Each single step as a board delta, so a pair is the start plus two
     // deltas: whole-board vector adds instead of byte-by-byte updates.
-    let base = Wide::of(position);
     // Only the first `nb` are ever read; zeroing the whole array cost more
     // than the adds save.
     let mut delta_b = [std::mem::MaybeUninit::<Wide>::uninit(); 16];
@@ -89,12 +79,16 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
             }
         }
     }
-    for &k in &occupied[..n_occ] {
-        let k = k as usize;
-        let dest = k.saturating_sub(a + b);
-        if (k <= a + b) | on_bar & (k != BAR) | (p[dest] < -1) {
-            continue;
-        }
+    // One checker moving both dice: from above a + b to an open point,
+    // only from the bar while a checker is there.
+    let mut chains = sources(a + b);
+    if on_bar {
+        chains &= 1 << BAR;
+    }
+    while chains != 0 {
+        let k = chains.trailing_zeros() as usize;
+        chains &= chains - 1;
+        let dest = k - (a + b);
         let (mid_a, mid_b) = (k - a, k - b);
         let mut quiet_done = (p[mid_a] > 0) | (p[mid_b] > 0);
         for mid in [mid_a, mid_b] {
@@ -135,4 +129,15 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
         return;
     }
     out.level = BOTH_DICE;
+}
+
+/// The points of `mask`, lowest first, into `out`; returns how many.
+#[inline(always)]
+fn lowest_first(mut mask: u32, out: &mut [u8; 16]) -> usize {
+    let n = mask.count_ones() as usize;
+    for slot in out.iter_mut().take(n) {
+        *slot = mask.trailing_zeros() as u8;
+        mask &= mask - 1;
+    }
+    n
 }
