@@ -59,12 +59,13 @@ impl Wide {
         self.plus(&Wide::delta(die, from, to, hit))
     }
 
-    /// What that step changes, summed from constant tables: building it
-    /// with byte writes and then reading it whole would stall store
-    /// forwarding.
+    /// What that step changes, read whole from a constant table: building
+    /// it with byte writes and then reading it whole would stall store
+    /// forwarding, and a table per die and hit saves summing two.
     #[inline(always)]
     fn delta(die: usize, from: usize, to: usize, hit: bool) -> Wide {
-        STEP_TABLES.by_die[die][from].plus(&STEP_TABLES.hit[usize::from(hit)][to])
+        debug_assert_eq!(to, from.saturating_sub(die));
+        STEP_TABLE[die][usize::from(hit)][from]
     }
 
     /// Whether `position` is this board: two vector compares.
@@ -187,37 +188,32 @@ pub(super) struct Masks {
     pub(super) blots: u32,
 }
 
-/// Step deltas. Landing on slot 0 (the opponent's bar, never a
+/// Step deltas, `[die][hit][from]`: a checker leaving `from` and landing
+/// `die` pips on (or borne off), and with `hit` the opponent's blot there
+/// leaving for his bar. Landing on slot 0 (the opponent's bar, never a
 /// destination) changes nothing, so that a step to 0 bears a checker off.
-struct StepTables {
-    /// `[die][from]`: a checker leaving `from` and landing `die` pips on
-    /// (or borne off), without hitting.
-    by_die: [[Wide; 26]; 7],
-    /// `[hit][slot]`: what a hit adds to landing there (nothing without):
-    /// the opponent's blot leaves the slot for his bar.
-    hit: [[Wide; 26]; 2],
-}
-
-static STEP_TABLES: StepTables = {
-    let mut t = StepTables {
-        by_die: [[Wide::ZERO; 26]; 7],
-        hit: [[Wide::ZERO; 26]; 2],
-    };
-    let mut k = 0;
-    while k < 26 {
-        if k != OPP_BAR {
-            t.hit[1][k].add(k, 1);
-            t.hit[1][k].add(OPP_BAR, -1);
-        }
-        let mut die = 1;
-        while die <= 6 {
-            t.by_die[die][k].add(k, -1);
-            if k > die {
-                t.by_die[die][k].add(k - die, 1);
+static STEP_TABLE: [[[Wide; 26]; 2]; 7] = {
+    let mut t = [[[Wide::ZERO; 26]; 2]; 7];
+    let mut die = 1;
+    while die <= 6 {
+        let mut from = 0;
+        while from < 26 {
+            let mut hit = 0;
+            while hit < 2 {
+                let d = &mut t[die][hit][from];
+                d.add(from, -1);
+                if from > die {
+                    d.add(from - die, 1);
+                    if hit == 1 {
+                        d.add(from - die, 1);
+                        d.add(OPP_BAR, -1);
+                    }
+                }
+                hit += 1;
             }
-            die += 1;
+            from += 1;
         }
-        k += 1;
+        die += 1;
     }
     t
 };
