@@ -54,6 +54,25 @@ impl Play {
         }
     }
 
+    /// Writes [`Play::packed`]`(steps, len)` to `at` as one 8-byte store
+    /// and one byte (a move generator's hot path: built field by field, the
+    /// play would be a store per byte).
+    ///
+    /// # Safety
+    /// `at` must be valid for writing a `Play`.
+    #[inline(always)]
+    pub(crate) unsafe fn write_packed(at: *mut Play, steps: u64, len: u8) {
+        // SAFETY: the steps are the first 8 bytes of a `repr(C)` Play (four
+        // `repr(C)` pairs of bytes, the first step lowest); the caller
+        // vouches for `at`.
+        unsafe {
+            std::ptr::addr_of_mut!((*at).steps)
+                .cast::<[u8; 8]>()
+                .write_unaligned(steps.to_le_bytes());
+            std::ptr::addr_of_mut!((*at).len).write(len);
+        }
+    }
+
     /// Step number `index` (0-based) of a packed play.
     #[inline(always)]
     pub(crate) fn packed_step(index: u8, from: usize, to: usize) -> u64 {

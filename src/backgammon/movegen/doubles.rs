@@ -118,9 +118,14 @@ impl Level for Last {
             while sources != 0 {
                 let from = pop_highest(&mut sources);
                 let to = steps.target(from);
-                let play = Play::packed(turn.played | Play::packed_step(3, from, to), 4);
+                let played = turn.played | Play::packed_step(3, from, to);
                 let hit = turn.blots & (1 << to) != 0;
-                out.push_if(&turn.board.stepped(steps.die, from, to, hit), play, true);
+                out.push_packed_if(
+                    &turn.board.stepped(steps.die, from, to, hit),
+                    played,
+                    4,
+                    true,
+                );
             }
         }
     }

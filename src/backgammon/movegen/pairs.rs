@@ -2,6 +2,7 @@
 
 use super::super::play::Play;
 use super::super::position::{BAR, OPP_BAR, Position};
+use super::sources::BAR_BIT;
 use super::wide::{Appender, Wide, step};
 use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
 
@@ -43,8 +44,11 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
     // Only the first `nb` are ever read; zeroing the whole array cost more
     // than the adds save.
     let mut delta_b = [std::mem::MaybeUninit::<Wide>::uninit(); 16];
+    let mut step_b = [0u64; 16];
     for (k, &j) in src_b[..nb].iter().enumerate() {
-        delta_b[k].write(Wide::step(p, j as usize, j as usize - b));
+        let j = j as usize;
+        delta_b[k].write(Wide::step(p, j, j - b));
+        step_b[k] = Play::packed_step(0, j, j - b);
     }
     // SAFETY: entries 0..nb were written just above.
     let delta_b: &[Wide] =
@@ -56,22 +60,29 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
     for &i in &src_a[..na] {
         let i = i as usize;
         let with_a = base.plus(&Wide::step(p, i, i - a));
+        let step_a = Play::packed_step(0, i, i - a);
+        // The b sources this a step does not pair with, a bit a point:
+        // its own point when it has a single checker; every point but the
+        // bar while a checker waits there and this step is not its entry;
+        // and i + b when that checker's route through i is a chain also
+        // listed as a pair (a from i + b, then b from the held i + b - a).
+        let held = |k: usize| masks.occupied >> k & 1;
+        let skip = u32::from(p[i] < 2) << i
+            | if on_bar & (i != BAR) { !BAR_BIT } else { 0 }
+            | held(i + b - a) << (i + b);
+        // Where a b step lands on the blot this a step hit.
+        let hits_again = u32::from(p[i - a] == -1) << (i - a + b);
         for (kb, &j) in src_b[..nb].iter().enumerate() {
             let j = j as usize;
-            // The checker from j goes to j - b = i and on with a: the same
-            // as a from j then b from j - a, recorded when j - a is held.
-            let skip = (i == j) & (p[i] < 2)
-                | on_bar & (i != BAR) & (j != BAR)
-                | (j - b == i) & (p[j.saturating_sub(a)] > 0);
-            let (sa, sb) = (step(i, i - a), step(j, j - b));
+            let keep = skip >> j & 1 == 0;
             // List a bar entry first: plays are given in a playable order.
-            let play = if j == BAR {
-                Play::two(sb, sa)
+            let steps = if j == BAR {
+                step_b[kb] | step_a << 16
             } else {
-                Play::two(sa, sb)
+                step_a | step_b[kb] << 16
             };
-            appender.push_if(&with_a.plus(&delta_b[kb]), play, !skip);
-            if (i - a == j - b) & (p[i - a] == -1) & !skip {
+            appender.push_packed_if(&with_a.plus(&delta_b[kb]), steps, 2, keep);
+            if keep & (hits_again >> j & 1 != 0) {
                 // Both landed on the blot: only the first hit it.
                 let last = appender.last_mut();
                 last.pips[i - a] -= 1;

@@ -4,7 +4,7 @@
 
 use super::super::play::{Play, Step};
 use super::super::position::{OPP_BAR, Position};
-use super::MoveList;
+use super::{Candidate, MoveList};
 
 /// A board as two overlapping 16-byte halves (slots 0..16 and 10..26), so
 /// that adding boards is two vector adds and storing one is two vector
@@ -229,31 +229,62 @@ impl MoveList {
     }
 }
 
-/// Appends candidates to a [`MoveList`], keeping the length in a register
-/// until [`Appender::finish`].
+/// Appends candidates to a [`MoveList`], keeping the length, the start of
+/// its storage and its capacity in registers until [`Appender::finish`]:
+/// read through the list at each append, they would be loaded again after
+/// every store, which the compiler cannot prove does not change them.
 pub(super) struct Appender<'a> {
     list: &'a mut MoveList,
+    items: *mut Candidate,
+    capacity: usize,
     len: usize,
 }
 
 impl<'a> Appender<'a> {
     pub(super) fn new(list: &'a mut MoveList) -> Appender<'a> {
         let len = list.items.len();
-        Appender { list, len }
+        Appender {
+            items: list.items.as_mut_ptr(),
+            capacity: list.items.capacity(),
+            list,
+            len,
+        }
     }
 
     /// Writes a candidate after the last one and keeps it if `keep`.
     #[inline(always)]
     pub(super) fn push_if(&mut self, board: &Wide, play: Play, keep: bool) {
-        if self.len == self.list.items.capacity() {
+        self.write(board, |at| {
+            // SAFETY: `write` passes a slot with room for the play.
+            unsafe { at.write(play) }
+        });
+        self.len += usize::from(keep);
+    }
+
+    /// [`Appender::push_if`] for a play given as [`Play::packed`] takes it:
+    /// one 8-byte store and one byte instead of a store per step byte.
+    #[inline(always)]
+    pub(super) fn push_packed_if(&mut self, board: &Wide, steps: u64, len: u8, keep: bool) {
+        self.write(board, |at| {
+            // SAFETY: `write` passes a slot with room for a play.
+            unsafe { Play::write_packed(at, steps, len) }
+        });
+        self.len += usize::from(keep);
+    }
+
+    /// Writes `board` into the next slot and the play by `play`, given
+    /// where it goes; does not keep the candidate.
+    #[inline(always)]
+    fn write(&mut self, board: &Wide, play: impl FnOnce(*mut Play)) {
+        if self.len == self.capacity {
             self.grow();
         }
         // SAFETY: in bounds (room checked above); the position's 26 bytes
         // are written by the two stores (slots 0..16 and 10..26) and the
-        // play by the last, so the candidate is fully initialised before
+        // play by `play`, so the candidate is fully initialised before
         // `finish` makes it part of the vector.
         unsafe {
-            let slot = self.list.items.as_mut_ptr().add(self.len);
+            let slot = self.items.add(self.len);
             let pips = std::ptr::addr_of_mut!((*slot).position.pips).cast::<i8>();
             #[cfg(target_arch = "x86_64")]
             {
@@ -267,9 +298,8 @@ impl<'a> Appender<'a> {
                 pips.cast::<[i8; 16]>().write_unaligned(board.lo);
                 pips.add(HI).cast::<[i8; 16]>().write_unaligned(board.hi);
             }
-            std::ptr::addr_of_mut!((*slot).play).write(play);
+            play(std::ptr::addr_of_mut!((*slot).play));
         }
-        self.len += usize::from(keep);
     }
 
     /// Appends a candidate found at `level` of [`MoveList::record`]'s
@@ -299,12 +329,14 @@ impl<'a> Appender<'a> {
         // SAFETY: every slot below `len` was written by `push_if`.
         unsafe { self.list.items.set_len(self.len) }
         self.list.items.reserve(self.len.max(64));
+        self.items = self.list.items.as_mut_ptr();
+        self.capacity = self.list.items.capacity();
     }
 
     /// The last candidate appended, to patch in place.
     pub(super) fn last_mut(&mut self) -> &mut Position {
         // SAFETY: `len - 1` was fully written by `push_if`.
-        unsafe { &mut (*self.list.items.as_mut_ptr().add(self.len - 1)).position }
+        unsafe { &mut (*self.items.add(self.len - 1)).position }
     }
 
     pub(super) fn finish(self) {
