@@ -25,7 +25,16 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
     let outside = position.outside_home();
     let last_checker = position.on_board(Side::Mover) == 1;
     let mut seen = Seen::new();
-    for (first, second, alone) in [(hi, lo, HIGH_DIE_ONLY), (lo, hi, LOW_DIE_ONLY)] {
+    // For each point, the points the high die's first steps started from
+    // when a low step from it followed: a low step from `j` then a high
+    // step from `i` reaches the position that pair reached in the other
+    // order, so the second pass need not build it to find it listed.
+    // (The second pass writes its own half, never read: no branch.)
+    let mut high_first = [0u32; 2 * 26];
+    for (pass, (first, second, alone)) in [(hi, lo, HIGH_DIE_ONLY), (lo, hi, LOW_DIE_ONLY)]
+        .into_iter()
+        .enumerate()
+    {
         let (first, second) = (DieSteps::new(open, first), DieSteps::new(open, second));
         let mut sources = first.sources(occupied, outside, BAR);
         while sources != 0 {
@@ -46,8 +55,15 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
             if then == 0 {
                 seen.record(out, &board, hash, Play::packed(played, 1), alone);
             }
+            if pass == 1 {
+                // Except a high step from where this low step landed: that
+                // may be the same checker going on, which no pair matches.
+                then &= !(high_first[from] & !(1 << to));
+            }
+            let first_from = from;
             while then != 0 {
                 let from = pop_highest(&mut then);
+                high_first[pass * 26 + from] |= 1 << first_from;
                 let to = second.target(from);
                 let both = Play::packed(played | Play::packed_step(1, from, to), 2);
                 let hit = blots & (1 << to) != 0;
