@@ -27,7 +27,6 @@ pub(super) fn doubles(position: &Position, die: usize, out: &mut MoveList) {
         board,
         occupied: masks.occupied,
         blots: masks.blots,
-        outside: position.outside_home(),
         top: BAR,
         played: 0,
     };
@@ -36,15 +35,14 @@ pub(super) fn doubles(position: &Position, die: usize, out: &mut MoveList) {
     appender.finish();
 }
 
-/// A turn part played: the board, the mover's points, the opponent's blots
-/// not yet hit, the mover's checkers outside
-/// the home board, the highest point the next step may start from, and the
-/// steps so far (packed as [`Play::packed`] takes them).
+/// A turn part played: the board, the mover's points (which also tell
+/// whether bearing off has begun), the opponent's blots not yet hit, the
+/// highest point the next step may start from, and the steps so far
+/// (packed as [`Play::packed`] takes them).
 struct Turn {
     board: Wide,
     occupied: u32,
     blots: u32,
-    outside: u32,
     top: usize,
     played: u64,
 }
@@ -84,7 +82,7 @@ impl<Next: Level> Level for Inner<Next> {
 
     #[inline(always)]
     fn search(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
-        let mut sources = steps.sources(turn.occupied, turn.outside, turn.top);
+        let mut sources = steps.sources(turn.occupied, turn.top);
         if ended(sources, Self::DEPTH, turn, out) {
             return;
         }
@@ -96,7 +94,6 @@ impl<Next: Level> Level for Inner<Next> {
                 board: turn.board.stepped(steps.die, from, to, hit),
                 occupied: after_step(turn.occupied, from, turn.board.get(from), to),
                 blots: turn.blots & !(1 << to),
-                outside: turn.outside - u32::from(from > 6 && to <= 6),
                 top: from,
                 played: turn.played | Play::packed_step(Self::DEPTH, from, to),
             };
@@ -110,7 +107,7 @@ impl Level for Last {
 
     #[inline(always)]
     fn search(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
-        let mut sources = steps.sources(turn.occupied, turn.outside, turn.top);
+        let mut sources = steps.sources(turn.occupied, turn.top);
         if ended(sources, Self::DEPTH, turn, out) {
             return;
         }

@@ -22,7 +22,6 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
     let base = Wide::of(position);
     let masks = base.masks();
     let (occupied, open) = (masks.occupied, masks.open);
-    let outside = position.outside_home();
     let last_checker = position.on_board(Side::Mover) == 1;
     let mut seen = Seen::new();
     // For each point, the points the high die's first steps started from
@@ -36,7 +35,7 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
         .enumerate()
     {
         let (first, second) = (DieSteps::new(open, first), DieSteps::new(open, second));
-        let mut sources = first.sources(occupied, outside, BAR);
+        let mut sources = first.sources(occupied, BAR);
         while sources != 0 {
             let from = pop_highest(&mut sources);
             let to = first.target(from);
@@ -50,8 +49,7 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
             }
             let occupied = after_step(occupied, from, base.get(from), to);
             let blots = masks.blots & !(1 << to);
-            let outside = outside - u32::from(from > 6 && to <= 6);
-            let mut then = second.sources(occupied, outside, BAR);
+            let mut then = second.sources(occupied, BAR);
             if then == 0 {
                 seen.record(out, &board, hash, Play::packed(played, 1), alone);
             }

@@ -5,6 +5,8 @@ use super::super::position::BAR;
 
 /// Bit of the mover's bar in the masks.
 pub(super) const BAR_BIT: u32 = 1 << BAR;
+/// Bits of the points outside the home board (7..=24) and the bar.
+const OUTSIDE_HOME: u32 = (2 << BAR) - (1 << 7);
 
 /// What stays fixed for steps of one die through a turn: which points a
 /// checker may leave by moving `die` pips on the board, and whether a
@@ -31,15 +33,15 @@ impl DieSteps {
     }
 
     /// The points a step may start from, none above `top`, given the
-    /// mover's checkers (`occupied`, bar included) and how many of them are
-    /// outside the home board.
+    /// mover's checkers (`occupied`, bar included): whether any is outside
+    /// the home board is read from the same mask.
     #[inline(always)]
-    pub(super) fn sources(&self, occupied: u32, outside: u32, top: usize) -> u32 {
+    pub(super) fn sources(&self, occupied: u32, top: usize) -> u32 {
         if occupied & BAR_BIT != 0 {
             return if self.enter { BAR_BIT } else { 0 };
         }
         let mut s = occupied & self.on_board;
-        if outside == 0 && occupied != 0 {
+        if occupied & OUTSIDE_HOME == 0 && occupied != 0 {
             // Bearing off: exactly from the die's point, or from the
             // highest point when it is lower than the die.
             s |= occupied & (1 << self.die);

@@ -238,6 +238,8 @@ pub(super) struct Appender<'a> {
     items: *mut Candidate,
     capacity: usize,
     len: usize,
+    /// The list's [`MoveList::record`] level, kept here for the same reason.
+    level: u8,
 }
 
 impl<'a> Appender<'a> {
@@ -246,6 +248,7 @@ impl<'a> Appender<'a> {
         Appender {
             items: list.items.as_mut_ptr(),
             capacity: list.items.capacity(),
+            level: list.level,
             list,
             len,
         }
@@ -315,11 +318,11 @@ impl<'a> Appender<'a> {
     /// already there if `level` is better.
     #[inline(always)]
     pub(super) fn raised_to(&mut self, level: u8) -> bool {
-        if level > self.list.level {
+        if level > self.level {
             self.len = 0;
-            self.list.level = level;
+            self.level = level;
         }
-        level == self.list.level
+        level == self.level
     }
 
     /// Makes room for more candidates (rare: the list starts large).
@@ -342,6 +345,7 @@ impl<'a> Appender<'a> {
     pub(super) fn finish(self) {
         // SAFETY: every slot below `len` was written by `push_if`.
         unsafe { self.list.items.set_len(self.len) }
+        self.list.level = self.level;
     }
 }
 
