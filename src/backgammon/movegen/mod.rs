@@ -253,9 +253,15 @@ impl Position {
 
 /// All legal moves of `dice` in `position`, written into `out`.
 pub fn legal_moves(position: &Position, dice: Dice, out: &mut MoveList) {
+    legal_moves_compiled(has_bit_instructions(), position, dice, out)
+}
+
+/// [`legal_moves`] by the generators' compilation for CPUs with
+/// [`has_bit_instructions`] (`bits`), else by the baseline's.
+#[inline(always)]
+fn legal_moves_compiled(bits: bool, position: &Position, dice: Dice, out: &mut MoveList) {
     out.clear();
     let (hi, lo) = (dice.high() as usize, dice.low() as usize);
-    let bits = has_bit_instructions();
     if hi == lo {
         compiled::doubles(bits, position, hi, out);
     } else if position.pips[BAR] >= 2 {

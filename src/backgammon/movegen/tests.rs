@@ -88,22 +88,11 @@ fn both_compilations_give_the_same_list() {
         let mut p = Position::starting();
         for _turn in 0..200 {
             let (hi, lo) = (rng.random_range(1..=6usize), rng.random_range(1..=6usize));
-            let (hi, lo) = (hi.max(lo), hi.min(lo));
-            let lists = [(false, &mut portable), (true, &mut bits)];
-            for (with_bits, out) in lists {
-                out.clear();
-                if hi == lo {
-                    super::compiled::doubles(with_bits, &p, hi, out);
-                } else if p.outside_home() >= 2 && p.raw()[super::BAR] < 2 {
-                    super::compiled::mixed_without_bear_off(with_bits, &p, hi, lo, out);
-                } else if p.raw()[super::BAR] < 2 {
-                    super::compiled::mixed_near_home(with_bits, &p, hi, lo, out);
-                }
-            }
+            let dice = Dice::new(hi as u8, lo as u8).unwrap();
+            super::legal_moves_compiled(false, &p, dice, &mut portable);
+            super::legal_moves_compiled(true, &p, dice, &mut bits);
             assert_eq!(portable.as_slice(), bits.as_slice(), "{hi}-{lo}");
             compared += 1;
-            let dice = Dice::new(hi as u8, lo as u8).unwrap();
-            super::legal_moves(&p, dice, &mut bits);
             let pick = rng.random_range(0..bits.len());
             p = bits.as_slice()[pick].position.swap();
             if p.on_board(super::Side::Opponent) == 0 {
