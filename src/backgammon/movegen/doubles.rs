@@ -13,7 +13,7 @@
 use super::super::play::Play;
 use super::super::position::{BAR, Position};
 use super::MoveList;
-use super::sources::{DieSteps, after_step, pop_highest};
+use super::sources::{BAR_BIT, DieSteps, after_step, pop_highest};
 use super::wide::{Appender, Wide};
 
 /// The legal moves of the double `die`-`die`, written into `out`.
@@ -31,7 +31,14 @@ pub(super) fn doubles(position: &Position, die: usize, out: &mut MoveList) {
         played: 0,
     };
     let mut appender = Appender::new(out);
-    <Inner<Inner<Inner<Last>>>>::search(&steps, &turn, &mut appender);
+    // A step bears off only once every checker is home, and each step
+    // brings at most one home: with four or more outside, the four steps
+    // end before any can bear off.
+    if masks.occupied & BAR_BIT == 0 && board.outside_home() >= 4 {
+        <Inner<Inner<Inner<Last>>>>::search::<OnBoard>(&steps, &turn, &mut appender);
+    } else {
+        <Inner<Inner<Inner<Last>>>>::search::<Anywhere>(&steps, &turn, &mut appender);
+    }
     appender.finish();
 }
 
@@ -47,6 +54,54 @@ struct Turn {
     played: u64,
 }
 
+/// Where the turn's steps may start and end: anywhere the rules allow, or
+/// (for the search to skip the bar's and the bear-off's tests at every
+/// node) only from one point of the board to another.
+trait Reach {
+    /// The points a step may start from, none above `top`.
+    fn sources(steps: &DieSteps, occupied: u32, top: usize) -> u32;
+    /// Where a step from `from` lands (0 = borne off).
+    fn target(steps: &DieSteps, from: usize) -> usize;
+    /// Whether the mover has borne off his last checker.
+    fn all_off(occupied: u32) -> bool;
+}
+
+/// Any turn: the bar, the board and bearing off.
+struct Anywhere;
+
+impl Reach for Anywhere {
+    #[inline(always)]
+    fn sources(steps: &DieSteps, occupied: u32, top: usize) -> u32 {
+        steps.sources(occupied, top)
+    }
+    #[inline(always)]
+    fn target(steps: &DieSteps, from: usize) -> usize {
+        steps.target(from)
+    }
+    #[inline(always)]
+    fn all_off(occupied: u32) -> bool {
+        occupied == 0
+    }
+}
+
+/// A turn with no checker on the bar and none that can bear off.
+struct OnBoard;
+
+impl Reach for OnBoard {
+    #[inline(always)]
+    fn sources(steps: &DieSteps, occupied: u32, top: usize) -> u32 {
+        steps.sources_on_board(occupied, top)
+    }
+    #[inline(always)]
+    fn target(steps: &DieSteps, from: usize) -> usize {
+        from - steps.die
+    }
+    #[inline(always)]
+    fn all_off(_: u32) -> bool {
+        false
+    }
+}
+
 /// One step of the four, as a type: the search is the same loop at every
 /// level, and nesting the levels as types lets the compiler write it out
 /// as four nested loops with no calls or depth tests.
@@ -55,7 +110,7 @@ trait Level {
     const DEPTH: u8;
 
     /// Every way to go on from `turn`.
-    fn search(steps: &DieSteps, turn: &Turn, out: &mut Appender);
+    fn search<R: Reach>(steps: &DieSteps, turn: &Turn, out: &mut Appender);
 }
 
 /// A step with more to follow.
@@ -68,11 +123,11 @@ struct Last;
 /// checker off the game is won, which counts as using every die. True when
 /// it ended.
 #[inline(always)]
-fn ended(sources: u32, depth: u8, turn: &Turn, out: &mut Appender) -> bool {
+fn ended<R: Reach>(sources: u32, depth: u8, turn: &Turn, out: &mut Appender) -> bool {
     if sources != 0 {
         return false;
     }
-    let level = if turn.occupied == 0 { 4 } else { depth };
+    let level = if R::all_off(turn.occupied) { 4 } else { depth };
     out.push_at(&turn.board, Play::packed(turn.played, depth), level);
     true
 }
@@ -81,14 +136,14 @@ impl<Next: Level> Level for Inner<Next> {
     const DEPTH: u8 = Next::DEPTH - 1;
 
     #[inline(always)]
-    fn search(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
-        let mut sources = steps.sources(turn.occupied, turn.top);
-        if ended(sources, Self::DEPTH, turn, out) {
+    fn search<R: Reach>(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
+        let mut sources = R::sources(steps, turn.occupied, turn.top);
+        if ended::<R>(sources, Self::DEPTH, turn, out) {
             return;
         }
         while sources != 0 {
             let from = pop_highest(&mut sources);
-            let to = steps.target(from);
+            let to = R::target(steps, from);
             let hit = turn.blots & (1 << to) != 0;
             let next = Turn {
                 board: turn.board.stepped(steps.die, from, to, hit),
@@ -97,7 +152,7 @@ impl<Next: Level> Level for Inner<Next> {
                 top: from,
                 played: turn.played | Play::packed_step(Self::DEPTH, from, to),
             };
-            Next::search(steps, &next, out);
+            Next::search::<R>(steps, &next, out);
         }
     }
 }
@@ -106,15 +161,15 @@ impl Level for Last {
     const DEPTH: u8 = 3;
 
     #[inline(always)]
-    fn search(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
-        let mut sources = steps.sources(turn.occupied, turn.top);
-        if ended(sources, Self::DEPTH, turn, out) {
+    fn search<R: Reach>(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
+        let mut sources = R::sources(steps, turn.occupied, turn.top);
+        if ended::<R>(sources, Self::DEPTH, turn, out) {
             return;
         }
         if out.raised_to(4) {
             while sources != 0 {
                 let from = pop_highest(&mut sources);
-                let to = steps.target(from);
+                let to = R::target(steps, from);
                 let played = turn.played | Play::packed_step(3, from, to);
                 let hit = turn.blots & (1 << to) != 0;
                 out.push_packed_if(

@@ -51,6 +51,13 @@ impl DieSteps {
         s & ((2u32 << top) - 1)
     }
 
+    /// [`DieSteps::sources`] for a turn with no checker on the bar and
+    /// none that can bear off.
+    #[inline(always)]
+    pub(super) fn sources_on_board(&self, occupied: u32, top: usize) -> u32 {
+        occupied & self.on_board & ((2u32 << top) - 1)
+    }
+
     /// Where a step from `from` lands (0 = borne off).
     #[inline(always)]
     pub(super) fn target(&self, from: usize) -> usize {

@@ -3,7 +3,7 @@
 //! bar itself; each checked against the literal reference, set and count.
 
 use super::super::dice::Dice;
-use super::super::position::{OPP_BAR, Position};
+use super::super::position::{OPP_BAR, Position, Side};
 use super::{MoveList, legal_moves, legal_moves_reference};
 use std::collections::BTreeSet;
 
@@ -69,6 +69,25 @@ fn the_last_checker_outside_comes_home_and_bears_off() {
         agreed(&p, hi, lo);
     }
     assert!(agreed(&p, 6, 3).iter().any(|q| opponent_on_bar(q) == 1));
+}
+
+#[test]
+fn doubles_bear_off_only_with_three_or_fewer_checkers_outside() {
+    // The doubles search skips the bear-off's tests when four or more
+    // checkers are outside: the four steps are used up bringing them home.
+    // Either side of that line, with the last steps reaching home exactly.
+    let four_out = position(&[(7, 4), (1, 11)], &[(24, 2), (20, 13)]);
+    for die in 1..=6 {
+        let results = agreed(&four_out, die, die);
+        assert!(results.iter().all(|q| q.borne_off(Side::Mover) == 0));
+    }
+    let three_out = position(&[(7, 3), (1, 12)], &[(24, 2), (20, 13)]);
+    let results = agreed(&three_out, 1, 1);
+    assert!(results.iter().any(|q| q.borne_off(Side::Mover) == 1));
+    let on_bar = position(&[(25, 1), (8, 3), (1, 11)], &[(24, 2), (20, 13)]);
+    for die in 1..=6 {
+        agreed(&on_bar, die, die);
+    }
 }
 
 #[test]

@@ -137,6 +137,50 @@ impl Wide {
         }
     }
 
+    /// How many of the mover's checkers are outside his home board
+    /// (points 7..=24 and the bar).
+    #[inline(always)]
+    pub(super) fn outside_home(&self) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{
+                __m128i, _mm_add_epi64, _mm_and_si128, _mm_cmpgt_epi8, _mm_cvtsi128_si32,
+                _mm_loadu_si128, _mm_sad_epu8, _mm_setzero_si128, _mm_unpackhi_epi64,
+            };
+            /// Slots 7..=15 of the lower half, 16..=25 of the upper.
+            static OUTSIDE: [[u8; 16]; 2] = {
+                let mut m = [[0u8; 16]; 2];
+                let mut k = 7;
+                while k <= 25 {
+                    if k < 16 {
+                        m[0][k] = 0xFF;
+                    } else {
+                        m[1][k - HI] = 0xFF;
+                    }
+                    k += 1;
+                }
+                m
+            };
+            // SAFETY: SSE2 is part of x86-64; `Wide` is two `__m128i` and
+            // each mask row 16 bytes.
+            unsafe {
+                let x: [__m128i; 2] = std::mem::transmute(*self);
+                let zero = _mm_setzero_si128();
+                let counted = |v: __m128i, row: &[u8; 16]| {
+                    let mover = _mm_and_si128(v, _mm_cmpgt_epi8(v, zero));
+                    let kept = _mm_and_si128(mover, _mm_loadu_si128(row.as_ptr().cast()));
+                    _mm_sad_epu8(kept, zero)
+                };
+                let sums = _mm_add_epi64(counted(x[0], &OUTSIDE[0]), counted(x[1], &OUTSIDE[1]));
+                _mm_cvtsi128_si32(_mm_add_epi64(sums, _mm_unpackhi_epi64(sums, sums))) as u32
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            (7..26).map(|k| self.get(k).max(0) as u32).sum()
+        }
+    }
+
     /// Adds `v` to slot `k` (table building only).
     const fn add(&mut self, k: usize, v: i8) {
         if k < 16 {
@@ -229,28 +273,37 @@ impl MoveList {
     }
 }
 
-/// Appends candidates to a [`MoveList`], keeping the length, the start of
-/// its storage and its capacity in registers until [`Appender::finish`]:
-/// read through the list at each append, they would be loaded again after
-/// every store, which the compiler cannot prove does not change them.
+/// Appends candidates to a [`MoveList`], keeping where the next one goes,
+/// the start of the list's storage and its end in registers until
+/// [`Appender::finish`]: read through the list at each append, they would
+/// be loaded again after every store, which the compiler cannot prove does
+/// not change them. A pointer to the next slot, rather than a length,
+/// saves a multiply by the candidate's odd size at every append.
 pub(super) struct Appender<'a> {
     list: &'a mut MoveList,
     items: *mut Candidate,
-    capacity: usize,
-    len: usize,
+    next: *mut Candidate,
+    end: *mut Candidate,
     /// The list's [`MoveList::record`] level, kept here for the same reason.
     level: u8,
 }
 
 impl<'a> Appender<'a> {
     pub(super) fn new(list: &'a mut MoveList) -> Appender<'a> {
-        let len = list.items.len();
+        let items = list.items.as_mut_ptr();
+        // SAFETY: the length and the capacity are within the allocation.
+        let (next, end) = unsafe {
+            (
+                items.add(list.items.len()),
+                items.add(list.items.capacity()),
+            )
+        };
         Appender {
-            items: list.items.as_mut_ptr(),
-            capacity: list.items.capacity(),
+            items,
+            next,
+            end,
             level: list.level,
             list,
-            len,
         }
     }
 
@@ -261,7 +314,7 @@ impl<'a> Appender<'a> {
             // SAFETY: `write` passes a slot with room for the play.
             unsafe { at.write(play) }
         });
-        self.len += usize::from(keep);
+        self.advance(keep);
     }
 
     /// [`Appender::push_if`] for a play given as [`Play::packed`] takes it:
@@ -272,14 +325,23 @@ impl<'a> Appender<'a> {
             // SAFETY: `write` passes a slot with room for a play.
             unsafe { Play::write_packed(at, steps, len) }
         });
-        self.len += usize::from(keep);
+        self.advance(keep);
+    }
+
+    /// Keeps the candidate just written if `keep`.
+    #[inline(always)]
+    fn advance(&mut self, keep: bool) {
+        // SAFETY: `write` checked that the written slot is within the
+        // capacity, so one past it is at most the end.
+        self.next = unsafe { self.next.add(usize::from(keep)) };
     }
 
     /// Writes `board` into the next slot and the play by `play`, given
     /// where it goes; does not keep the candidate.
     #[inline(always)]
     fn write(&mut self, board: &Wide, play: impl FnOnce(*mut Play)) {
-        if self.len == self.capacity {
+        if self.next == self.end {
+            std::hint::cold_path();
             self.grow();
         }
         // SAFETY: in bounds (room checked above); the position's 26 bytes
@@ -287,7 +349,7 @@ impl<'a> Appender<'a> {
         // play by `play`, so the candidate is fully initialised before
         // `finish` makes it part of the vector.
         unsafe {
-            let slot = self.items.add(self.len);
+            let slot = self.next;
             let pips = std::ptr::addr_of_mut!((*slot).position.pips).cast::<i8>();
             #[cfg(target_arch = "x86_64")]
             {
@@ -319,34 +381,61 @@ impl<'a> Appender<'a> {
     #[inline(always)]
     pub(super) fn raised_to(&mut self, level: u8) -> bool {
         if level > self.level {
-            self.len = 0;
+            // Rare: once per level reached, and a branch keeps the common
+            // path to one compare where a select would run both.
+            std::hint::cold_path();
+            self.next = self.items;
             self.level = level;
         }
         level == self.level
     }
 
+    /// How many candidates are kept.
+    #[inline(always)]
+    fn len(&self) -> usize {
+        // SAFETY: `next` lies within the allocation `items` starts, at or
+        // after it.
+        unsafe { self.next.offset_from(self.items) as usize }
+    }
+
     /// Makes room for more candidates (rare: the list starts large).
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn grow(&mut self) {
-        // SAFETY: every slot below `len` was written by `push_if`.
-        unsafe { self.list.items.set_len(self.len) }
-        self.list.items.reserve(self.len.max(64));
-        self.items = self.list.items.as_mut_ptr();
-        self.capacity = self.list.items.capacity();
+        let len = self.len();
+        let (items, capacity) = grown(self.list, len);
+        self.items = items;
+        // SAFETY: the length and the capacity are within the allocation.
+        unsafe {
+            self.next = items.add(len);
+            self.end = items.add(capacity);
+        }
     }
 
     /// The last candidate appended, to patch in place.
     pub(super) fn last_mut(&mut self) -> &mut Position {
-        // SAFETY: `len - 1` was fully written by `push_if`.
-        unsafe { &mut (*self.items.add(self.len - 1)).position }
+        // SAFETY: the slot before `next` was fully written by `push_if`.
+        unsafe { &mut (*self.next.sub(1)).position }
     }
 
     pub(super) fn finish(self) {
+        let len = self.len();
         // SAFETY: every slot below `len` was written by `push_if`.
-        unsafe { self.list.items.set_len(self.len) }
+        unsafe { self.list.items.set_len(len) }
         self.list.level = self.level;
     }
+}
+
+/// `list`'s storage and capacity after making room beyond its first
+/// `len` candidates, all written. Out of line and given the list rather
+/// than the appender, so that the appender's address never escapes and its
+/// pointers can live in registers.
+#[cold]
+#[inline(never)]
+fn grown(list: &mut MoveList, len: usize) -> (*mut Candidate, usize) {
+    // SAFETY: every slot below `len` was written by `push_if`.
+    unsafe { list.items.set_len(len) }
+    list.items.reserve(len.max(64));
+    (list.items.as_mut_ptr(), list.items.capacity())
 }
 
 #[inline(always)]
