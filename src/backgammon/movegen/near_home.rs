@@ -12,7 +12,7 @@
 use super::super::play::Play;
 use super::super::position::{BAR, OPP_BAR, Position, Side};
 use super::sources::{DieSteps, after_step, pop_highest};
-use super::wide::Wide;
+use super::wide::{Appender, Wide};
 use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
 
 /// The legal moves of the mixed roll `hi`-`lo`, written into `out`.
@@ -24,6 +24,7 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
     let (occupied, open) = (masks.occupied, masks.open);
     let last_checker = position.on_board(Side::Mover) == 1;
     let mut seen = Seen::new();
+    let mut out = Appender::new(out);
     // For each point, the points the high die's first steps started from
     // when a low step from it followed: a low step from `j` then a high
     // step from `i` reaches the position that pair reached in the other
@@ -44,14 +45,14 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
             let hash = step_hash(from, to, hit);
             let played = Play::packed_step(0, from, to);
             if to == 0 && last_checker {
-                seen.record(out, &board, hash, Play::packed(played, 1), BOTH_DICE);
+                seen.record(&mut out, &board, hash, played, 1, BOTH_DICE);
                 continue;
             }
             let occupied = after_step(occupied, from, base.get(from), to);
             let blots = masks.blots & !(1 << to);
             let mut then = second.sources(occupied, BAR);
             if then == 0 {
-                seen.record(out, &board, hash, Play::packed(played, 1), alone);
+                seen.record(&mut out, &board, hash, played, 1, alone);
             }
             if pass == 1 {
                 // Except a high step from where this low step landed: that
@@ -63,14 +64,15 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
                 let from = pop_highest(&mut then);
                 high_first[pass * 26 + from] |= 1 << first_from;
                 let to = second.target(from);
-                let both = Play::packed(played | Play::packed_step(1, from, to), 2);
+                let both = played | Play::packed_step(1, from, to);
                 let hit = blots & (1 << to) != 0;
                 let hash = hash.wrapping_add(step_hash(from, to, hit));
                 let end = board.stepped(second.die, from, to, hit);
-                seen.record(out, &end, hash, both, BOTH_DICE);
+                seen.record(&mut out, &end, hash, both, 2, BOTH_DICE);
             }
         }
     }
+    out.finish();
 }
 
 /// A hash of a step's change to the board, linear in the slots' values, so
@@ -113,43 +115,62 @@ static HASHES: StepHashes = {
     t
 };
 
-/// Which results are in the list: slot = index + 1, 0 = free.
+/// Which results are in the list: slot = index + 1, 0 = free; and how
+/// many there are.
 struct Seen {
     slots: [u8; 256],
+    kept: usize,
 }
 
 impl Seen {
     fn new() -> Seen {
-        Seen { slots: [0; 256] }
+        Seen {
+            slots: [0; 256],
+            kept: 0,
+        }
     }
 
-    /// [`MoveList::record`], finding an earlier equal result through the
-    /// table.
+    /// [`MoveList::record`] for a play given as [`Play::packed`] takes it,
+    /// finding an earlier equal result through the table.
     #[inline(always)]
-    fn record(&mut self, out: &mut MoveList, board: &Wide, hash: u64, play: Play, level: u8) {
-        if level < out.level {
+    fn record(
+        &mut self,
+        out: &mut Appender,
+        board: &Wide,
+        hash: u64,
+        steps: u64,
+        len: u8,
+        level: u8,
+    ) {
+        if level < out.level() {
             return;
         }
-        if level > out.level {
-            out.items.clear();
-            out.level = level;
-            self.slots = [0; 256];
-        }
-        if out.items.len() >= usize::from(u8::MAX) {
-            // More results than the table indexes: cannot happen with at
-            // most seven source points a die, but stay correct regardless.
-            out.record(board.position(), play, level);
-            return;
+        if level > out.level() {
+            out.raised_to(level);
+            if self.kept > 0 {
+                self.slots = [0; 256];
+                self.kept = 0;
+            }
         }
         let mut k = (hash >> 56) as usize;
+        if self.kept >= usize::from(u8::MAX) {
+            // More results than the table indexes: cannot happen with at
+            // most seven source points a die, but stay correct regardless.
+            if !(0..self.kept).any(|i| board.is(out.kept(i))) {
+                out.push_packed_if(board, steps, len, true);
+                self.kept += 1;
+            }
+            return;
+        }
         loop {
             let entry = self.slots[k];
             if entry == 0 {
-                self.slots[k] = (out.items.len() + 1) as u8;
-                out.push_wide(board, play);
+                self.kept += 1;
+                self.slots[k] = self.kept as u8;
+                out.push_packed_if(board, steps, len, true);
                 return;
             }
-            if board.is(&out.items[usize::from(entry) - 1].position) {
+            if board.is(out.kept(usize::from(entry) - 1)) {
                 return;
             }
             k = (k + 1) & 0xFF;

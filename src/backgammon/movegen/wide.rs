@@ -33,15 +33,6 @@ impl Wide {
         w
     }
 
-    /// The board as a position.
-    #[inline(always)]
-    pub(super) fn position(&self) -> Position {
-        let mut pips = [0i8; 26];
-        pips[..16].copy_from_slice(&self.lo);
-        pips[16..].copy_from_slice(&self.hi[16 - HI..]);
-        Position { pips }
-    }
-
     /// Slot `k`'s value: the upper half holds slots from `HI` on, six
     /// bytes further along than in a position.
     #[inline(always)]
@@ -262,17 +253,6 @@ static STEP_TABLE: [[[Wide; 26]; 2]; 7] = {
     t
 };
 
-impl MoveList {
-    /// Appends one candidate, written as [`Appender`] writes them.
-    #[inline(always)]
-    pub(super) fn push_wide(&mut self, board: &Wide, play: Play) {
-        self.items.reserve(1);
-        let mut appender = Appender::new(self);
-        appender.push_if(board, play, true);
-        appender.finish();
-    }
-}
-
 /// Appends candidates to a [`MoveList`], keeping where the next one goes,
 /// the start of the list's storage and its end in registers until
 /// [`Appender::finish`]: read through the list at each append, they would
@@ -388,6 +368,20 @@ impl<'a> Appender<'a> {
             self.level = level;
         }
         level == self.level
+    }
+
+    /// The list's [`MoveList::record`] level.
+    #[inline(always)]
+    pub(super) fn level(&self) -> u8 {
+        self.level
+    }
+
+    /// The position of kept candidate `k`.
+    #[inline(always)]
+    pub(super) fn kept(&self, k: usize) -> &Position {
+        debug_assert!(k < self.len());
+        // SAFETY: every slot below the length was fully written.
+        unsafe { &(*self.items.add(k)).position }
     }
 
     /// How many candidates are kept.
