@@ -28,15 +28,6 @@ impl Play {
         p
     }
 
-    /// A two-step play.
-    #[inline(always)]
-    pub(crate) fn two(first: Step, second: Step) -> Play {
-        Play {
-            steps: [first, second, Step::default(), Step::default()],
-            len: 2,
-        }
-    }
-
     /// A play from its steps packed two bytes each, the first lowest (see
     /// [`Play::packed_step`]): move generators keep a play in a register
     /// this way, where building it step by step in memory and then copying

@@ -47,19 +47,20 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
     let mut step_b = [0u64; 16];
     for (k, &j) in src_b[..nb].iter().enumerate() {
         let j = j as usize;
-        delta_b[k].write(Wide::step(p, j, j - b));
+        delta_b[k].write(Wide::step(p, b, j));
         step_b[k] = Play::packed_step(0, j, j - b);
     }
     // SAFETY: entries 0..nb were written just above.
     let delta_b: &[Wide] =
         unsafe { std::slice::from_raw_parts(delta_b.as_ptr().cast::<Wide>(), nb) };
+    let nb_board = nb - usize::from(nb > 0 && usize::from(src_b[nb - 1]) == BAR);
     // Candidates are written unconditionally and kept or not by advancing
     // the length: which sources pair up is data the branch predictor
     // cannot guess (about 15 mispredictions per call before).
     let mut appender = Appender::new(out);
     for &i in &src_a[..na] {
         let i = i as usize;
-        let with_a = base.plus(&Wide::step(p, i, i - a));
+        let with_a = base.plus(&Wide::step(p, a, i));
         let step_a = Play::packed_step(0, i, i - a);
         // The b sources this a step does not pair with, a bit a point:
         // its own point when it has a single checker; every point but the
@@ -72,22 +73,38 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
             | held(i + b - a) << (i + b);
         // Where a b step lands on the blot this a step hit.
         let hits_again = u32::from(p[i - a] == -1) << (i - a + b);
-        for (kb, &j) in src_b[..nb].iter().enumerate() {
+        // The b steps from the board; then a bar entry, if b has one (the
+        // highest source, so the last), listed with its step first: plays
+        // are given in a playable order.
+        let board_b = src_b[..nb_board]
+            .iter()
+            .zip(&step_b[..nb_board])
+            .zip(&delta_b[..nb_board]);
+        for ((&j, &step), delta) in board_b {
             let j = j as usize;
             let keep = skip >> j & 1 == 0;
-            // List a bar entry first: plays are given in a playable order.
-            let steps = if j == BAR {
-                step_b[kb] | step_a << 16
-            } else {
-                step_a | step_b[kb] << 16
-            };
-            appender.push_packed_if(&with_a.plus(&delta_b[kb]), steps, 2, keep);
-            if keep & (hits_again >> j & 1 != 0) {
-                // Both landed on the blot: only the first hit it.
-                let last = appender.last_mut();
-                last.pips[i - a] -= 1;
-                last.pips[OPP_BAR] += 1;
-            }
+            let steps = step_a | step << 16;
+            push_pair(
+                &mut appender,
+                &with_a.plus(delta),
+                steps,
+                keep,
+                hits_again >> j & 1 != 0,
+                i - a,
+            );
+        }
+        if nb_board < nb {
+            let keep = skip >> BAR & 1 == 0;
+            let steps = step_b[nb_board] | step_a << 16;
+            let board = with_a.plus(&delta_b[nb_board]);
+            push_pair(
+                &mut appender,
+                &board,
+                steps,
+                keep,
+                hits_again >> BAR & 1 != 0,
+                i - a,
+            );
         }
     }
     // One checker moving both dice: from above a + b to an open point,
@@ -100,16 +117,19 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
         let k = chains.trailing_zeros() as usize;
         chains &= chains - 1;
         let dest = k - (a + b);
+        let hit_at_dest = p[dest] == -1;
         let (mid_a, mid_b) = (k - a, k - b);
         let mut quiet_done = (p[mid_a] > 0) | (p[mid_b] > 0);
-        for mid in [mid_a, mid_b] {
+        for (first, second) in [(a, b), (b, a)] {
+            let mid = k - first;
             let v = p[mid];
             let keep = (v == -1) | (v == 0) & !quiet_done;
             quiet_done |= keep & (v == 0);
-            let board = base
-                .plus(&Wide::step(p, k, mid))
-                .plus(&Wide::step(p, mid, dest));
-            appender.push_if(&board, Play::two(step(k, mid), step(mid, dest)), keep);
+            let board =
+                base.stepped(first, k, mid, v == -1)
+                    .stepped(second, mid, dest, hit_at_dest);
+            let steps = Play::packed_step(0, k, mid) | Play::packed_step(1, mid, dest);
+            appender.push_packed_if(&board, steps, 2, keep);
         }
     }
     appender.finish();
@@ -126,7 +146,7 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
                 let i = i as usize;
                 let single = Play::from_steps(&[step(i, i - d)]);
                 appender.push_if(
-                    &base.plus(&Wide::step(p, i, i - d)),
+                    &base.plus(&Wide::step(p, d, i)),
                     single,
                     !on_bar | (i == BAR),
                 );
@@ -140,6 +160,25 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
         return;
     }
     out.level = BOTH_DICE;
+}
+
+/// Writes a pair's candidate, kept if `keep`. When both steps landed on
+/// a blot at `a_landed` (`hit_twice`), only the first hit it.
+#[inline(always)]
+fn push_pair(
+    out: &mut Appender,
+    board: &Wide,
+    steps: u64,
+    keep: bool,
+    hit_twice: bool,
+    a_landed: usize,
+) {
+    out.push_packed_if(board, steps, 2, keep);
+    if keep & hit_twice {
+        let last = out.last_mut();
+        last.pips[a_landed] -= 1;
+        last.pips[OPP_BAR] += 1;
+    }
 }
 
 /// The points of `mask`, lowest first, into `out`; returns how many.

@@ -182,11 +182,12 @@ impl Wide {
         }
     }
 
-    /// What moving a checker `from` → `to` (on the board, at most six
-    /// pips) on the board `p` changes.
+    /// What moving a checker `die` pips from `from`, landing on the board,
+    /// changes on the board `p`.
     #[inline(always)]
-    pub(super) fn step(p: &[i8; 26], from: usize, to: usize) -> Wide {
-        Wide::delta(from - to, from, to, p[to] == -1)
+    pub(super) fn step(p: &[i8; 26], die: usize, from: usize) -> Wide {
+        let to = from - die;
+        Wide::delta(die, from, to, p[to] == -1)
     }
 
     #[inline(always)]
