@@ -91,6 +91,37 @@ fn doubles_bear_off_only_with_three_or_fewer_checkers_outside() {
 }
 
 #[test]
+fn the_vector_count_outside_home_is_the_positions() {
+    // Along random games, and with the bar and points 7, 15, 16 and 24
+    // loaded (the edges of the two halves and of the counted slots).
+    use rand::rngs::SmallRng;
+    use rand::{RngExt, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut list = MoveList::new();
+    let mut p = Position::starting();
+    for _turn in 0..400 {
+        assert_eq!(super::wide::Wide::of(&p).outside_home(), p.outside_home());
+        let dice = Dice::new(rng.random_range(1..=6), rng.random_range(1..=6)).unwrap();
+        legal_moves(&p, dice, &mut list);
+        p = list.as_slice()[rng.random_range(0..list.len())]
+            .position
+            .swap();
+        if p.on_board(Side::Opponent) == 0 {
+            p = Position::starting();
+        }
+    }
+    for (me, outside) in [
+        (&[(25, 2), (7, 3), (6, 10)][..], 5),
+        (&[(15, 4), (16, 4), (1, 7)][..], 8),
+        (&[(24, 1), (6, 14)][..], 1),
+        (&[(6, 15)][..], 0),
+    ] {
+        let q = position(me, &[(3, 15)]);
+        assert_eq!(super::wide::Wide::of(&q).outside_home(), outside);
+    }
+}
+
+#[test]
 fn both_compilations_give_the_same_list() {
     // Along random games (contact, races, bear-offs, the bar), the baseline
     // and the bit-instruction compilations write the same candidates in the

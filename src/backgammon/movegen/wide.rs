@@ -380,9 +380,11 @@ impl<'a> Appender<'a> {
     /// The position of kept candidate `k`.
     #[inline(always)]
     pub(super) fn kept(&self, k: usize) -> &Position {
-        debug_assert!(k < self.len());
-        // SAFETY: every slot below the length was fully written.
-        unsafe { &(*self.items.add(k)).position }
+        // A pointer compare: the length would take a division.
+        let at = self.items.wrapping_add(k);
+        assert!(at < self.next, "candidate {k} is not kept");
+        // SAFETY: every slot below `next` was fully written.
+        unsafe { &(*at).position }
     }
 
     /// How many candidates are kept.
@@ -408,6 +410,7 @@ impl<'a> Appender<'a> {
 
     /// The last candidate appended, to patch in place.
     pub(super) fn last_mut(&mut self) -> &mut Position {
+        assert!(self.next > self.items, "no candidate kept");
         // SAFETY: the slot before `next` was fully written by `push_if`.
         unsafe { &mut (*self.next.sub(1)).position }
     }
