@@ -34,7 +34,7 @@ pub(super) fn doubles(position: &Position, die: usize, out: &mut MoveList) {
     // A step bears off only once every checker is home, and each step
     // brings at most one home: with four or more outside, the four steps
     // end before any can bear off.
-    if masks.occupied & BAR_BIT == 0 && board.outside_home() >= 4 {
+    if masks.occupied & BAR_BIT == 0 && position.outside_home() >= 4 {
         <Inner<Inner<Inner<Last>>>>::search::<OnBoard>(&steps, &turn, &mut appender);
     } else {
         <Inner<Inner<Inner<Last>>>>::search::<Anywhere>(&steps, &turn, &mut appender);

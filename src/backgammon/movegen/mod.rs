@@ -184,10 +184,12 @@ impl Position {
         self.pips[OPP_BAR] -= hit;
     }
 
-    /// Mover's checkers outside the home board (points 7..=24 and the bar).
+    /// Mover's checkers outside the home board (points 7..=24 and the bar),
+    /// counted by [`wide::Wide::outside_home`]'s vector sum: every mixed
+    /// roll and every double asks.
     #[inline]
     fn outside_home(&self) -> u32 {
-        self.pips[7..=25].iter().map(|&v| v.max(0) as u32).sum()
+        wide::Wide::of(self).outside_home()
     }
 
     /// Where a single checker from `from` lands with `die`, if that step is

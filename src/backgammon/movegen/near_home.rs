@@ -152,7 +152,6 @@ impl Seen {
                 self.kept = 0;
             }
         }
-        let mut k = (hash >> 56) as usize;
         if self.kept >= usize::from(u8::MAX) {
             // More results than the table indexes: cannot happen with at
             // most seven source points a die, but stay correct regardless.
@@ -162,6 +161,7 @@ impl Seen {
             }
             return;
         }
+        let mut k = (hash >> 56) as usize;
         loop {
             let entry = self.slots[k];
             if entry == 0 {

@@ -3,7 +3,7 @@
 use super::super::play::Play;
 use super::super::position::{BAR, OPP_BAR, Position};
 use super::sources::BAR_BIT;
-use super::wide::{Appender, Wide, step};
+use super::wide::{Appender, Wide};
 use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
 
 /// Non-doubles with at most one checker on the bar and at least two checkers
@@ -144,10 +144,10 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
             let mut appender = Appender::new(out);
             for &i in sources {
                 let i = i as usize;
-                let single = Play::from_steps(&[step(i, i - d)]);
-                appender.push_if(
+                appender.push_packed_if(
                     &base.plus(&Wide::step(p, d, i)),
-                    single,
+                    Play::packed_step(0, i, i - d),
+                    1,
                     !on_bar | (i == BAR),
                 );
             }
