@@ -25,6 +25,8 @@
 
 use crate::backgammon::{BAR, OPP_BAR, Position};
 
+#[cfg(target_arch = "x86_64")]
+mod board_lanes;
 mod rolls;
 
 use rolls::{escape_rolls, hit_rolls};
@@ -131,6 +133,13 @@ fn encode_with<const AVX2: bool>(pos: &Position, kind: NetKind, out: &mut [f32])
     let per_side = out.len() / 2;
     for (side, view) in sides.into_iter().enumerate() {
         let block = &mut out[side * per_side..(side + 1) * per_side];
+        #[cfg(target_arch = "x86_64")]
+        if AVX2 {
+            // SAFETY: only `encode_avx2` asks for AVX2, on a CPU with the
+            // features it is compiled for.
+            unsafe { side_avx2(view, kind, block) };
+            continue;
+        }
         raw_units(view, &mut block[..RAW_PER_SIDE]);
         match kind {
             NetKind::Contact | NetKind::Crashed => {
@@ -138,6 +147,26 @@ fn encode_with<const AVX2: bool>(pos: &Position, kind: NetKind, out: &mut [f32])
             }
             NetKind::Race => race_features(view, &mut block[RAW_PER_SIDE..]),
         }
+    }
+}
+
+/// One side's block of [`encode_with`] with the board arithmetic in AVX2
+/// lanes ([`board_lanes`]): the same inputs as the portable pass.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,bmi1,lzcnt")]
+#[inline]
+fn side_avx2(view: &Position, kind: NetKind, block: &mut [f32]) {
+    let n = board_lanes::mover_counts(view.raw());
+    let (units, rest) = block.split_at_mut(96);
+    let units: &mut [f32; 96] = units
+        .try_into()
+        .expect("a side's block starts with 96 units");
+    board_lanes::point_units(n, units);
+    rest[0] = view.raw()[BAR] as f32 / 2.0;
+    rest[1] = (u32::from(crate::backgammon::CHECKERS) - board_lanes::on_board(n)) as f32 / 15.0;
+    match kind {
+        NetKind::Contact | NetKind::Crashed => side_features_with::<true>(view, &mut rest[2..]),
+        NetKind::Race => race_features(view, &mut rest[2..]),
     }
 }
 
@@ -370,37 +399,66 @@ pub fn side_features(view: &Position, out: &mut [f32]) {
     side_features_with::<false>(view, out)
 }
 
-/// [`side_features`], with the rolls counted in AVX2 lanes where `AVX2`
-/// (only [`encode_avx2`] asks).
+/// What each of [`side_features`]' counts is divided by, then 1s to fill
+/// three vectors of eight.
+const FEATURE_DIVISORS: [f32; 24] = [
+    100.0, 36.0, 4.0, 6.0, 6.0, 2.0, 25.0, 5.0, 6.0, 5.0, 36.0, 100.0, 100.0, 15.0, 20.0, 50.0,
+    7.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0,
+];
+
+/// [`side_features`], with the rolls counted, the sums summed and the
+/// counts divided in AVX2 lanes where `AVX2` (only [`encode_avx2`] asks).
 #[inline(always)]
 fn side_features_with<const AVX2: bool>(view: &Position, out: &mut [f32]) {
     let p = view.raw();
     let m = masks(view);
     let rearmost = 31 - (m.mine | 1).leading_zeros();
-    let sums = Sums::of(p, m.opp_from.trailing_zeros());
+    let opp_rear = m.opp_from.trailing_zeros();
+    #[cfg(target_arch = "x86_64")]
+    let sums = if AVX2 {
+        // SAFETY: as for the rolls' lanes.
+        unsafe { board_lanes::sums(board_lanes::mover_counts(p), opp_rear) }
+    } else {
+        Sums::of(p, opp_rear)
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let sums = Sums::of(p, opp_rear);
     let blocks = m.opp_made & in_front(rearmost);
-    let all = [
-        sums.pips as f32 / 100.0,
-        hit_rolls::<AVX2>(&m) as f32 / 36.0,
-        m.blots.count_ones() as f32 / 4.0,
-        (m.made & 0b111_1110).count_ones() as f32 / 6.0,
-        longest_prime(m.made) as f32 / 6.0,
-        (m.made >> 19 & 0b11_1111).count_ones() as f32 / 2.0,
-        rearmost as f32 / 25.0,
-        sums.back as f32 / 5.0,
-        blocks.count_ones() as f32 / 6.0,
-        sums.outfield as f32 / 5.0,
-    ];
-    let n = out.len().min(FEATURES_PER_SIDE_V1);
-    out[..n].copy_from_slice(&all[..n]);
+    let mut counts = [0i32; 24];
+    counts[..FEATURES_PER_SIDE_V1].copy_from_slice(&[
+        sums.pips,
+        hit_rolls::<AVX2>(&m) as i32,
+        m.blots.count_ones() as i32,
+        (m.made & 0b111_1110).count_ones() as i32,
+        longest_prime(m.made) as i32,
+        (m.made >> 19 & 0b11_1111).count_ones() as i32,
+        rearmost as i32,
+        sums.back,
+        blocks.count_ones() as i32,
+        sums.outfield,
+    ]);
     if out.len() > FEATURES_PER_SIDE_V1 {
         let escapes = escape_rolls::<AVX2>(&m, rearmost, blocks);
-        extra_features(&m, escapes, &sums, &mut out[FEATURES_PER_SIDE_V1..]);
+        extra_features(
+            &m,
+            escapes,
+            &sums,
+            &mut counts[FEATURES_PER_SIDE_V1..FEATURES_PER_SIDE],
+        );
+    }
+    #[cfg(target_arch = "x86_64")]
+    if AVX2 {
+        // SAFETY: as above.
+        return unsafe { board_lanes::divided(&counts, &FEATURE_DIVISORS, out) };
+    }
+    for (o, (&c, &d)) in out.iter_mut().zip(counts.iter().zip(&FEATURE_DIVISORS)) {
+        *o = c as f32 / d;
     }
 }
 
 /// Checker-weighted sums over the mover's slots 1..=25, in one
 /// branch-free pass.
+#[derive(Debug, PartialEq, Eq)]
 struct Sums {
     pips: i32,
     back: i32,
@@ -422,45 +480,51 @@ impl Sums {
         for (slot, &v) in n[1..26].iter_mut().zip(&p[1..26]) {
             *slot = i32::from(v.max(0));
         }
-        let dot = |t: &[i32; 32]| n.iter().zip(t).map(|(a, b)| a * b).sum::<i32>();
+        let t = &SLOT_TABLES;
+        let dot = |w: &[i8; 32]| {
+            n.iter()
+                .zip(w)
+                .map(|(&k, &w)| k * i32::from(w))
+                .sum::<i32>()
+        };
         // The two checkers that hold an anchor in the opponent's home do
         // not count as timing.
-        let mut held = [0i32; 32];
-        for (h, (&k, &anchor)) in held.iter_mut().zip(n.iter().zip(&SLOT_TABLES.anchor)) {
-            *h = 2 * anchor * i32::from(k >= 2);
-        }
-        let held_pips: i32 = held
+        let held_pips: i32 = n
             .iter()
-            .zip(&SLOT_TABLES.timing)
-            .map(|(a, b)| a * b)
+            .zip(&t.held_timing)
+            .map(|(&k, &w)| i32::from(k >= 2) * i32::from(w))
             .sum();
         let opp_rear = opp_rear as i32;
         let break_contact = n
             .iter()
-            .zip(&SLOT_TABLES.point)
-            .map(|(k, w)| k * (w - opp_rear).max(0))
+            .zip(&t.point)
+            .map(|(&k, &w)| k * (i32::from(w) - opp_rear).max(0))
             .sum();
         Sums {
-            pips: dot(&SLOT_TABLES.point),
-            back: dot(&SLOT_TABLES.back),
-            outfield: dot(&SLOT_TABLES.outfield),
+            pips: dot(&t.point),
+            back: dot(&t.back),
+            outfield: dot(&t.outfield),
             break_contact,
-            timing: dot(&SLOT_TABLES.timing) - held_pips,
-            outside: dot(&SLOT_TABLES.outside),
-            crossovers: dot(&SLOT_TABLES.crossovers),
+            timing: dot(&t.timing) - held_pips,
+            outside: dot(&t.outside),
+            crossovers: dot(&t.crossovers),
         }
     }
 }
 
-/// Per-slot weights of [`Sums`] (slots 1..=25; the rest zero).
+/// Per-slot weights of [`Sums`] (slots 1..=25; the rest zero), as bytes:
+/// every weight fits an i8, the operand the AVX2 sums multiply by
+/// (`board_lanes`).
 struct SlotTables {
-    point: [i32; 32],
-    back: [i32; 32],
-    outfield: [i32; 32],
-    outside: [i32; 32],
-    crossovers: [i32; 32],
-    timing: [i32; 32],
-    anchor: [i32; 32],
+    point: [i8; 32],
+    back: [i8; 32],
+    outfield: [i8; 32],
+    outside: [i8; 32],
+    crossovers: [i8; 32],
+    timing: [i8; 32],
+    /// Twice the timing weight on the opponent's home points, where an
+    /// anchor's two checkers are held back.
+    held_timing: [i8; 32],
 }
 
 static SLOT_TABLES: SlotTables = {
@@ -471,28 +535,31 @@ static SLOT_TABLES: SlotTables = {
         outside: [0; 32],
         crossovers: [0; 32],
         timing: [0; 32],
-        anchor: [0; 32],
+        held_timing: [0; 32],
     };
     let mut pt = 1;
     while pt <= 25 {
-        let w = pt as i32;
+        let w = pt as i8;
         t.point[pt] = w;
-        t.back[pt] = (pt >= 19) as i32;
-        t.outfield[pt] = (pt >= 7 && pt <= 12) as i32;
+        t.back[pt] = (pt >= 19) as i8;
+        t.outfield[pt] = (pt >= 7 && pt <= 12) as i8;
         if pt >= 7 {
             t.outside[pt] = 1;
             t.crossovers[pt] = (w - 1) / 6;
             t.timing[pt] = w - 6;
         }
-        t.anchor[pt] = (pt >= 19 && pt <= 24) as i32;
+        if pt >= 19 && pt <= 24 {
+            t.held_timing[pt] = 2 * (w - 6);
+        }
         pt += 1;
     }
     t
 };
 
-/// Features 10.. of [`side_features`].
+/// The counts of features 10.. of [`side_features`], before their
+/// division.
 #[inline(always)]
-fn extra_features(m: &Masks, escapes: u32, sums: &Sums, out: &mut [f32]) {
+fn extra_features(m: &Masks, escapes: u32, sums: &Sums, out: &mut [i32]) {
     let mut at_risk = 0i32;
     let mut blots = m.blots;
     while blots != 0 {
@@ -505,18 +572,17 @@ fn extra_features(m: &Masks, escapes: u32, sums: &Sums, out: &mut [f32]) {
     let anchor = if near == 0 {
         0
     } else {
-        7 - near.trailing_zeros()
+        7 - near.trailing_zeros() as i32
     };
-    let all = [
-        escapes as f32 / 36.0,
-        sums.break_contact as f32 / 100.0,
-        sums.timing as f32 / 100.0,
-        sums.outside as f32 / 15.0,
-        sums.crossovers as f32 / 20.0,
-        at_risk as f32 / 50.0,
-        anchor as f32 / 7.0,
-    ];
-    out.copy_from_slice(&all[..out.len()]);
+    out.copy_from_slice(&[
+        escapes as i32,
+        sums.break_contact,
+        sums.timing,
+        sums.outside,
+        sums.crossovers,
+        at_risk,
+        anchor,
+    ]);
 }
 
 #[cfg(test)]
@@ -666,6 +732,86 @@ mod tests {
             assert_eq!(
                 escape_rolls::<false>(&m, from, blocks),
                 escape_rolls_reference(&m, from)
+            );
+        }
+    }
+
+    /// Positions along random games (every count a point can hold, both
+    /// bars, races and bear-offs) and random contact boards.
+    fn walked_and_random_boards() -> Vec<Position> {
+        use crate::backgammon::{Dice, MoveList, legal_moves};
+        use rand::rngs::SmallRng;
+        use rand::{RngExt, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut out = rolls::tests::boards(2_000);
+        let mut list = MoveList::new();
+        for _ in 0..60 {
+            let mut pos = Position::starting();
+            while !pos.is_game_over() {
+                out.push(pos);
+                let dice = Dice::new(rng.random_range(1..=6), rng.random_range(1..=6)).unwrap();
+                legal_moves(&pos, dice, &mut list);
+                let pick = rng.random_range(0..list.len());
+                pos = list.as_slice()[pick].position.swap();
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_avx2_encoding_is_the_portable_one_bit_for_bit() {
+        #[cfg(target_arch = "x86_64")]
+        if !has_avx2_counts() {
+            return;
+        }
+        let boards = walked_and_random_boards();
+        let mut tall = 0;
+        for pos in &boards {
+            tall += usize::from(pos.raw().iter().any(|&v| v > 3));
+            for kind in [NetKind::Contact, NetKind::Race] {
+                let mut fast = vec![f32::NAN; kind.inputs()];
+                let mut portable = vec![f32::NAN; kind.inputs()];
+                encode(pos, kind, &mut fast);
+                encode_with::<false>(pos, kind, &mut portable);
+                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&fast), bits(&portable), "{kind:?} {pos:?}");
+            }
+            let mut v1 = [f32::NAN; FEATURES_PER_SIDE_V1];
+            let mut all = [f32::NAN; FEATURES_PER_SIDE];
+            side_features(pos, &mut all);
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the CPU has the features, checked above.
+            unsafe {
+                side_avx2_features(pos, &mut v1)
+            };
+            assert_eq!(v1, all[..FEATURES_PER_SIDE_V1]);
+        }
+        assert!(tall > 1000, "{tall} positions with a point of four or more");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt,bmi1,lzcnt")]
+    fn side_avx2_features(pos: &Position, out: &mut [f32]) {
+        side_features_with::<true>(pos, out)
+    }
+
+    #[test]
+    fn the_lane_sums_are_the_scalar_sums() {
+        #[cfg(target_arch = "x86_64")]
+        if !has_avx2_counts() {
+            return;
+        }
+        for pos in walked_and_random_boards() {
+            let p = pos.raw();
+            let n = unsafe { board_lanes::mover_counts(p) };
+            for rear in [0, 1, 7, 18, 24, 25, 32] {
+                // SAFETY: the CPU has AVX2, checked above.
+                let lanes = unsafe { board_lanes::sums(n, rear) };
+                assert_eq!(lanes, Sums::of(p, rear), "{pos:?} {rear}");
+            }
+            assert_eq!(
+                unsafe { board_lanes::on_board(n) },
+                u32::from(pos.on_board(crate::backgammon::Side::Mover))
             );
         }
     }

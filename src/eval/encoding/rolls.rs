@@ -241,14 +241,14 @@ mod lanes {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::{in_front, masks};
     use super::*;
     use crate::backgammon::Position;
 
     /// Random contact-like boards: both sides spread over the points, some
     /// checkers on either bar.
-    fn boards(count: usize) -> Vec<Position> {
+    pub(in crate::eval::encoding) fn boards(count: usize) -> Vec<Position> {
         use rand::rngs::SmallRng;
         use rand::{RngExt, SeedableRng};
         let mut rng = SmallRng::seed_from_u64(5);
