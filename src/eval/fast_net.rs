@@ -36,7 +36,7 @@ const MAX_INPUTS: usize = 512;
 enum Pass {
     /// AVX-512F and BW, for hidden sizes that are multiples of 16.
     Avx512,
-    /// AVX2 with FMA and F16C.
+    /// AVX2 with FMA and F16C, and POPCNT for the counts of gathered inputs.
     Avx2,
     Portable,
 }
@@ -47,7 +47,8 @@ impl Pass {
         if inputs <= MAX_INPUTS {
             let avx2 = std::is_x86_feature_detected!("avx2")
                 && std::is_x86_feature_detected!("fma")
-                && std::is_x86_feature_detected!("f16c");
+                && std::is_x86_feature_detected!("f16c")
+                && std::is_x86_feature_detected!("popcnt");
             if avx2
                 && hidden.is_multiple_of(16)
                 && last.is_multiple_of(16)
@@ -179,7 +180,7 @@ impl FastNet {
     /// permutation looked up from their mask (AVX2 has no compress), then
     /// eight-lane sums.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma,f16c")]
+    #[target_feature(enable = "avx2,fma,f16c,popcnt")]
     unsafe fn forward_avx2(&self, input: &[f32]) -> [f32; OUTPUTS] {
         let mut nz = NonZero::new();
         // SAFETY: as in the AVX-512 pass.
@@ -234,7 +235,7 @@ impl FastNet {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma,f16c")]
+    #[target_feature(enable = "avx2,fma,f16c,popcnt")]
     unsafe fn forward_memo_avx2(&self, input: &[f32], memo: &mut FirstLayerMemo) -> [f32; OUTPUTS] {
         // SAFETY: as in the AVX-512 pass.
         self.memo_pass::<false>(
@@ -390,14 +391,14 @@ impl FirstLayerMemo {
     /// another network or the changes are not fewer than the non-zero
     /// inputs (a full pass is then no dearer).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     #[inline]
     unsafe fn changes_avx2(&self, net: &FastNet, input: &[f32], nz: &mut NonZero) -> bool {
         if self.owner != net as *const FastNet as usize {
             return false;
         }
         // SAFETY: the caller's CPU has AVX2.
-        let nonzero = unsafe { nz.gather_changes_avx2(input, &self.input) };
+        let nonzero = unsafe { nz.gather_changes_avx2::<false>(input, &self.input) };
         nz.n < nonzero
     }
 }
@@ -472,7 +473,7 @@ impl NonZero {
 
     /// Gathers the non-zero inputs sixteen at a time by a compress.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
+    #[target_feature(enable = "avx512f,popcnt")]
     #[inline]
     unsafe fn gather_avx512(&mut self, input: &[f32]) {
         use std::arch::x86_64::*;
@@ -507,47 +508,49 @@ impl NonZero {
     /// Gathers the non-zero inputs eight at a time by a permutation looked
     /// up from their mask (AVX2 has no compress).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     #[inline]
     unsafe fn gather_avx2(&mut self, input: &[f32]) {
         // SAFETY: the caller's CPU has AVX2.
-        unsafe { self.gather_changes_avx2(input, &NO_INPUTS) };
+        unsafe { self.gather_changes_avx2::<true>(input, &NO_INPUTS) };
     }
 
     /// Gathers every input that differs from `before` as (index, input −
     /// before), eight at a time; returns how many inputs are non-zero.
-    /// Against all zeros that is the non-zero inputs themselves.
+    /// Against all zeros that is the non-zero inputs themselves: `PLAIN`
+    /// says `before` is all zeros, and that pass skips the subtraction and
+    /// the second count.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     #[inline]
-    unsafe fn gather_changes_avx2(&mut self, input: &[f32], before: &[f32; MAX_INPUTS]) -> usize {
-        use std::arch::x86_64::*;
+    unsafe fn gather_changes_avx2<const PLAIN: bool>(
+        &mut self,
+        input: &[f32],
+        before: &[f32; MAX_INPUTS],
+    ) -> usize {
         assert!(input.len() <= MAX_INPUTS);
+        use std::arch::x86_64::*;
         let (mut start, mut n, mut nonzero) = (0, 0, 0);
-        // SAFETY: loads read input[start..start + 8] and the same lanes of
-        // `before`; stores write 8 lanes at n <= start, inside the arrays'
-        // extra room.
-        unsafe {
-            let mut lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-            while start + 8 <= input.len() {
-                let x = _mm256_loadu_ps(input.as_ptr().add(start));
-                let old = _mm256_loadu_ps(before.as_ptr().add(start));
-                let changed = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_NEQ_OQ>(x, old)) as usize;
-                let order = _mm256_loadu_si256(LEFT_PACK[changed].as_ptr() as *const __m256i);
-                _mm256_storeu_ps(
-                    self.value.as_mut_ptr().add(n) as *mut f32,
-                    _mm256_permutevar8x32_ps(_mm256_sub_ps(x, old), order),
-                );
-                _mm256_storeu_si256(
-                    self.index.as_mut_ptr().add(n) as *mut __m256i,
-                    _mm256_permutevar8x32_epi32(lanes, order),
-                );
-                n += changed.count_ones() as usize;
-                nonzero += _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_NEQ_OQ>(x, _mm256_setzero_ps()))
-                    .count_ones() as usize;
-                lanes = _mm256_add_epi32(lanes, _mm256_set1_epi32(8));
-                start += 8;
-            }
+        let first = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let mut lanes = first;
+        // SAFETY (each step): at + 8 <= input.len() <= MAX_INPUTS, and
+        // n <= at.
+        while start + 8 <= input.len() {
+            let (kept, set) =
+                unsafe { self.eight_changes::<PLAIN>(input, before, start, 0, lanes, n) };
+            (n, nonzero) = (n + kept, nonzero + set);
+            lanes = _mm256_add_epi32(lanes, _mm256_set1_epi32(8));
+            start += 8;
+        }
+        if start < input.len() && input.len() >= 8 {
+            // The last eight inputs, overlapping the ones gathered: one
+            // vector step instead of a scalar step per input left.
+            let at = input.len() - 8;
+            let lanes = _mm256_add_epi32(first, _mm256_set1_epi32(at as i32));
+            let (kept, set) =
+                unsafe { self.eight_changes::<PLAIN>(input, before, at, start - at, lanes, n) };
+            (n, nonzero) = (n + kept, nonzero + set);
+            start = input.len();
         }
         for (i, &x) in input.iter().enumerate().skip(start) {
             self.index[n] = MaybeUninit::new(i as i32);
@@ -562,6 +565,60 @@ impl NonZero {
         self.n = n;
         self.inputs = input.len();
         nonzero
+    }
+
+    /// One step of [`Self::gather_changes_avx2`]: the changes among the
+    /// eight inputs from `at` on, less the first `done` of them (already
+    /// gathered), packed to the front with their indices (`lanes`, `at`
+    /// and on) and written from slot `n`; returns
+    /// how many were written and how many of those eight inputs are
+    /// non-zero. The caller keeps `at + 8 <= input.len()` and `n <= at`,
+    /// so every store lands inside the arrays' extra room. Inlined into
+    /// the gather, compiled for AVX2 there (the caller's CPU has it).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn eight_changes<const PLAIN: bool>(
+        &mut self,
+        input: &[f32],
+        before: &[f32; MAX_INPUTS],
+        at: usize,
+        done: usize,
+        lanes: std::arch::x86_64::__m256i,
+        n: usize,
+    ) -> (usize, usize) {
+        use std::arch::x86_64::*;
+        let fresh = 0xff << done;
+        // SAFETY: as the caller keeps.
+        unsafe {
+            let x = _mm256_loadu_ps(input.as_ptr().add(at));
+            let old = match PLAIN {
+                true => _mm256_setzero_ps(),
+                false => _mm256_loadu_ps(before.as_ptr().add(at)),
+            };
+            let changed = _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_NEQ_OQ>(x, old)) as usize & fresh;
+            let order = _mm256_loadu_si256(LEFT_PACK[changed].as_ptr() as *const __m256i);
+            let change = match PLAIN {
+                true => x,
+                false => _mm256_sub_ps(x, old),
+            };
+            _mm256_storeu_ps(
+                self.value.as_mut_ptr().add(n) as *mut f32,
+                _mm256_permutevar8x32_ps(change, order),
+            );
+            _mm256_storeu_si256(
+                self.index.as_mut_ptr().add(n) as *mut __m256i,
+                _mm256_permutevar8x32_epi32(lanes, order),
+            );
+            let set = match PLAIN {
+                true => changed,
+                false => {
+                    _mm256_movemask_ps(_mm256_cmp_ps::<_CMP_NEQ_OQ>(x, _mm256_setzero_ps()))
+                        as usize
+                        & fresh
+                }
+            };
+            (changed.count_ones() as usize, set.count_ones() as usize)
+        }
     }
 
     /// The kept inputs' indices and values.
