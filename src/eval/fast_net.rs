@@ -22,6 +22,7 @@
 
 use std::mem::MaybeUninit;
 
+use super::line_aligned::LineAligned;
 use super::network::{
     MAX_HIDDEN, MidLayer, Mlp, OUTPUTS, hidden_layer, mid_layer, output_layer, sigmoid_with,
     upper_layers,
@@ -71,7 +72,7 @@ pub struct FastNet {
     inputs: usize,
     hidden: usize,
     /// `[inputs][hidden]`, binary16 bits.
-    w1_half: Vec<u16>,
+    w1_half: LineAligned<u16>,
     /// The same weights widened back to f32, for CPUs without AVX2/F16C,
     /// so both paths compute with the same values.
     w1_rounded: Vec<f32>,
@@ -83,7 +84,7 @@ pub struct FastNet {
     /// The output layer unit-major for the vector passes: for each unit
     /// below it, its weights to the five outputs in lanes 0..5 of eight
     /// ([`FastNet::output_lanes`]).
-    w2_lanes: Vec<[f32; 8]>,
+    w2_lanes: LineAligned<[f32; 8]>,
 }
 
 /// The second hidden layer as the passes compute it: in 16-bit integers
@@ -103,7 +104,7 @@ impl From<&Mlp> for FastNet {
             inputs: m.inputs,
             hidden: m.hidden,
             w1_rounded: w1_half.iter().map(|&h| f16_value(h)).collect(),
-            w1_half,
+            w1_half: LineAligned::copied(&w1_half),
             b1: m.b1.clone(),
             mid: m
                 .mid

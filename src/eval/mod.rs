@@ -10,6 +10,7 @@ mod evaluator;
 pub mod fast_net;
 pub mod game_net;
 pub mod game_plan;
+mod line_aligned;
 pub mod model_file;
 pub mod network;
 mod probs;

@@ -16,6 +16,7 @@
 //! activation (a sigmoid, in 0..=1) to a multiple of `2^-a`, with `s + a`
 //! as large as the 32-bit sums allow for this network's largest column.
 
+use super::line_aligned::LineAligned;
 use super::network::{MAX_HIDDEN, MidLayer};
 use std::mem::MaybeUninit;
 
@@ -32,7 +33,7 @@ pub(super) struct QuantizedMid {
     /// Pair-major: for each pair `m` of lower units and each unit `j`, the
     /// weights from lower units `2m` and `2m + 1` side by side, which is
     /// the order `pmaddwd` multiplies a broadcast pair of activations in.
-    w: Vec<i16>,
+    w: LineAligned<i16>,
     bias: Vec<f32>,
     /// `2^a`: an activation's scale.
     activation_scale: f32,
@@ -81,7 +82,7 @@ impl QuantizedMid {
                 return Some(QuantizedMid {
                     units,
                     lower,
-                    w,
+                    w: LineAligned::copied(&w),
                     bias: mid.b.clone(),
                     activation_scale: 2f32.powi(a as i32),
                     sum_unit: 2f32.powi(-((s + a) as i32)),
