@@ -838,6 +838,21 @@ mod tests {
         }
     }
 
+    /// A fixed stream of random words from `seed`.
+    fn xorshift(mut s: u64) -> impl FnMut() -> u64 {
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        }
+    }
+
+    /// A float in 0..1 from a word's top 24 bits.
+    fn unit_float(s: u64) -> f32 {
+        (s >> 40) as f32 / (1u64 << 24) as f32
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn the_output_lanes_are_the_fused_output_layer_bit_for_bit() {
@@ -846,16 +861,9 @@ mod tests {
         }
         for m in [Mlp::random(50, 64, 1), Mlp::random_deep(50, 128, 64, 2)] {
             let net = FastNet::from(&m);
-            let mut s = 0x9e37_79b9_7f4a_7c15u64;
+            let mut word = xorshift(0x9e37_79b9_7f4a_7c15);
             for _ in 0..200 {
-                let upper: Vec<f32> = (0..m.last_hidden())
-                    .map(|_| {
-                        s ^= s << 13;
-                        s ^= s >> 7;
-                        s ^= s << 17;
-                        (s >> 40) as f32 / (1u64 << 24) as f32
-                    })
-                    .collect();
+                let upper: Vec<f32> = (0..m.last_hidden()).map(|_| unit_float(word())).collect();
                 let reference = output_layer::<true>(&m.w2, &m.b2, &upper);
                 // SAFETY: the CPU has AVX2 and FMA, checked above.
                 let lanes = unsafe { net.output_lanes(&upper) };
@@ -911,13 +919,11 @@ mod tests {
     /// `count` inputs of 230, each non-zero with chance 1/3, drawn from
     /// a fixed seed.
     fn sparse_inputs(count: usize) -> Vec<Vec<f32>> {
-        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut word = xorshift(0x2545_f491_4f6c_dd1d);
         let mut next = move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
+            let s = word();
             if s.is_multiple_of(3) {
-                (s >> 40) as f32 / (1u64 << 24) as f32
+                unit_float(s)
             } else {
                 0.0
             }

@@ -490,7 +490,7 @@ fn side_features_with<const AVX2: bool>(view: &Position, out: &mut [f32]) {
 
 /// Checker-weighted sums over the mover's slots 1..=25, in one
 /// branch-free pass.
-#[derive(Debug, PartialEq, Eq)]
+#[cfg_attr(test, derive(Debug, PartialEq, Eq))]
 struct Sums {
     pips: i32,
     back: i32,
