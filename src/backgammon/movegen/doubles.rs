@@ -13,7 +13,7 @@
 use super::super::play::Play;
 use super::super::position::{BAR, Position};
 use super::MoveList;
-use super::sources::{BAR_BIT, DieSteps, after_step, pop_highest};
+use super::sources::{BAR_BIT, DieSteps, pop_highest};
 use super::wide::{Appender, Wide};
 
 /// The legal moves of the double `die`-`die`, written into `out`.
@@ -34,12 +34,27 @@ pub(super) fn doubles(position: &Position, die: usize, out: &mut MoveList) {
     // A step bears off only once every checker is home, and each step
     // brings at most one home: with four or more outside, the four steps
     // end before any can bear off.
-    if masks.occupied & BAR_BIT == 0 && position.outside_home() >= 4 {
-        <Inner<Inner<Inner<Last>>>>::search::<OnBoard>(&steps, &turn, &mut appender);
-    } else {
-        <Inner<Inner<Inner<Last>>>>::search::<Anywhere>(&steps, &turn, &mut appender);
+    let on_board = masks.occupied & BAR_BIT == 0 && position.outside_home() >= 4;
+    type Search = Inner<Inner<Inner<Last>>>;
+    match (on_board, can_hit(masks.occupied, masks.blots)) {
+        (true, true) => Search::search::<OnBoard, true>(&steps, &turn, &mut appender),
+        (true, false) => Search::search::<OnBoard, false>(&steps, &turn, &mut appender),
+        (false, true) => Search::search::<Anywhere, true>(&steps, &turn, &mut appender),
+        (false, false) => Search::search::<Anywhere, false>(&steps, &turn, &mut appender),
     }
     appender.finish();
+}
+
+/// Whether any step of the turn can land on an opposing blot: steps only
+/// go down the board, so only blots below the mover's highest checker can
+/// be hit. In races none can, and a search that knows it skips the hit
+/// test at every step.
+#[inline(always)]
+fn can_hit(occupied: u32, blots: u32) -> bool {
+    // Slot 0 is the opponent's bar, never a landing point.
+    occupied
+        .checked_ilog2()
+        .is_some_and(|highest| blots & ((1u32 << highest) - 1) & !1 != 0)
 }
 
 /// A turn part played: the board, the mover's points (which also tell
@@ -110,7 +125,7 @@ trait Level {
     const DEPTH: u8;
 
     /// Every way to go on from `turn`.
-    fn search<R: Reach>(steps: &DieSteps, turn: &Turn, out: &mut Appender);
+    fn search<R: Reach, const HITS: bool>(steps: &DieSteps, turn: &Turn, out: &mut Appender);
 }
 
 /// A step with more to follow.
@@ -136,7 +151,7 @@ impl<Next: Level> Level for Inner<Next> {
     const DEPTH: u8 = Next::DEPTH - 1;
 
     #[inline(always)]
-    fn search<R: Reach>(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
+    fn search<R: Reach, const HITS: bool>(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
         let mut sources = R::sources(steps, turn.occupied, turn.top);
         if ended::<R>(sources, Self::DEPTH, turn, out) {
             return;
@@ -144,15 +159,16 @@ impl<Next: Level> Level for Inner<Next> {
         while sources != 0 {
             let from = pop_highest(&mut sources);
             let to = R::target(steps, from);
-            let hit = turn.blots & (1 << to) != 0;
+            let hit = HITS && turn.blots & (1 << to) != 0;
+            let board = turn.board.stepped(steps.die, from, to, hit);
             let next = Turn {
-                board: turn.board.stepped(steps.die, from, to, hit),
-                occupied: after_step(turn.occupied, from, turn.board.get(from), to),
+                board,
+                occupied: board.masks().occupied,
                 blots: turn.blots & !(1 << to),
                 top: from,
                 played: turn.played | Play::packed_step(Self::DEPTH, from, to),
             };
-            Next::search::<R>(steps, &next, out);
+            Next::search::<R, HITS>(steps, &next, out);
         }
     }
 }
@@ -161,7 +177,7 @@ impl Level for Last {
     const DEPTH: u8 = 3;
 
     #[inline(always)]
-    fn search<R: Reach>(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
+    fn search<R: Reach, const HITS: bool>(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
         let mut sources = R::sources(steps, turn.occupied, turn.top);
         if ended::<R>(sources, Self::DEPTH, turn, out) {
             return;
@@ -171,7 +187,7 @@ impl Level for Last {
                 let from = pop_highest(&mut sources);
                 let to = R::target(steps, from);
                 let played = turn.played | Play::packed_step(3, from, to);
-                let hit = turn.blots & (1 << to) != 0;
+                let hit = HITS && turn.blots & (1 << to) != 0;
                 out.push_packed_if(
                     &turn.board.stepped(steps.die, from, to, hit),
                     played,
