@@ -34,12 +34,16 @@ pub(super) fn doubles(position: &Position, die: usize, out: &mut MoveList) {
     // A step bears off only once every checker is home, and each step
     // brings at most one home: with four or more outside, the four steps
     // end before any can bear off.
-    let on_board = masks.occupied & BAR_BIT == 0 && position.outside_home() >= 4;
+    let outside = position.outside_home();
+    let on_board = masks.occupied & BAR_BIT == 0 && outside >= 4;
     type Search = Inner<Inner<Inner<Last>>>;
     match (on_board, can_hit(masks.occupied, masks.blots)) {
         (true, true) => Search::search::<OnBoard, true>(&steps, &turn, &mut appender),
         (true, false) => Search::search::<OnBoard, false>(&steps, &turn, &mut appender),
         (false, true) => Search::search::<Anywhere, true>(&steps, &turn, &mut appender),
+        (false, false) if outside == 0 => {
+            Search::search::<Home, false>(&steps, &turn, &mut appender)
+        }
         (false, false) => Search::search::<Anywhere, false>(&steps, &turn, &mut appender),
     }
     appender.finish();
@@ -69,16 +73,23 @@ struct Turn {
     played: u64,
 }
 
-/// Where the turn's steps may start and end: anywhere the rules allow, or
-/// (for the search to skip the bar's and the bear-off's tests at every
-/// node) only from one point of the board to another.
+/// Where the turn's steps may start and end: anywhere the rules allow,
+/// only within the home board and off it, or (for the search to skip the
+/// bar's and the bear-off's tests at every node) only from one point of
+/// the board to another.
 trait Reach {
     /// The points a step may start from, none above `top`.
     fn sources(steps: &DieSteps, occupied: u32, top: usize) -> u32;
     /// Where a step from `from` lands (0 = borne off).
-    fn target(steps: &DieSteps, from: usize) -> usize;
+    #[inline(always)]
+    fn target(steps: &DieSteps, from: usize) -> usize {
+        steps.target(from)
+    }
     /// Whether the mover has borne off his last checker.
-    fn all_off(occupied: u32) -> bool;
+    #[inline(always)]
+    fn all_off(occupied: u32) -> bool {
+        occupied == 0
+    }
 }
 
 /// Any turn: the bar, the board and bearing off.
@@ -88,14 +99,6 @@ impl Reach for Anywhere {
     #[inline(always)]
     fn sources(steps: &DieSteps, occupied: u32, top: usize) -> u32 {
         steps.sources(occupied, top)
-    }
-    #[inline(always)]
-    fn target(steps: &DieSteps, from: usize) -> usize {
-        steps.target(from)
-    }
-    #[inline(always)]
-    fn all_off(occupied: u32) -> bool {
-        occupied == 0
     }
 }
 
@@ -114,6 +117,16 @@ impl Reach for OnBoard {
     #[inline(always)]
     fn all_off(_: u32) -> bool {
         false
+    }
+}
+
+/// A turn that starts with every checker home: the bear-off.
+struct Home;
+
+impl Reach for Home {
+    #[inline(always)]
+    fn sources(steps: &DieSteps, occupied: u32, top: usize) -> u32 {
+        steps.sources_home(occupied, top)
     }
 }
 
@@ -183,17 +196,15 @@ impl Level for Last {
             return;
         }
         if out.raised_to(4) {
+            out.make_room_for_sources();
             while sources != 0 {
                 let from = pop_highest(&mut sources);
                 let to = R::target(steps, from);
                 let played = turn.played | Play::packed_step(3, from, to);
                 let hit = HITS && turn.blots & (1 << to) != 0;
-                out.push_packed_if(
-                    &turn.board.stepped(steps.die, from, to, hit),
-                    played,
-                    4,
-                    true,
-                );
+                let board = turn.board.stepped(steps.die, from, to, hit);
+                // SAFETY: one write a source, and room was made for all.
+                unsafe { out.push_packed_in_room_if(&board, played, 4, true) };
             }
         }
     }

@@ -51,6 +51,17 @@ impl DieSteps {
         s & ((2u32 << top) - 1)
     }
 
+    /// [`DieSteps::sources`] for a turn with every checker home (or
+    /// off): a step may bear off exactly from the die's point, or from the
+    /// highest point when it is lower than the die.
+    #[inline(always)]
+    pub(super) fn sources_home(&self, occupied: u32, top: usize) -> u32 {
+        // The highest checker's bit, none when all are off.
+        let highest = (1u64 << 31 >> occupied.leading_zeros()) as u32;
+        let below_die = u32::from(occupied < 1 << self.die).wrapping_neg();
+        ((occupied & (self.on_board | 1 << self.die)) | (highest & below_die)) & ((2u32 << top) - 1)
+    }
+
     /// [`DieSteps::sources`] for a turn with no checker on the bar and
     /// none that can bear off.
     #[inline(always)]

@@ -157,3 +157,50 @@ fn both_compilations_give_the_same_list() {
     }
     assert!(compared > 2000, "{compared}");
 }
+
+#[test]
+fn a_list_that_starts_empty_grows_to_the_same_candidates() {
+    // The generators write some steps without checking each time for room
+    // (room for a node's sources is made once); a list with no capacity
+    // at all makes every such check grow it.
+    let big = position(
+        &[(24, 2), (13, 5), (8, 3), (6, 5)],
+        &[(1, 2), (12, 5), (17, 3), (19, 5)],
+    );
+    let home = position(
+        &[(6, 3), (5, 3), (4, 3), (3, 2), (2, 2), (1, 2)],
+        &[(24, 15)],
+    );
+    for p in [big, home] {
+        for (dice, _) in Dice::all_rolls() {
+            let mut roomy = MoveList::new();
+            let mut empty = MoveList {
+                items: Vec::new(),
+                level: 0,
+            };
+            legal_moves(&p, dice, &mut roomy);
+            legal_moves(&p, dice, &mut empty);
+            assert_eq!(roomy.as_slice(), empty.as_slice(), "{dice}");
+        }
+    }
+}
+
+#[test]
+fn bear_off_sources_are_the_general_ones_when_all_are_home() {
+    use super::sources::DieSteps;
+    let open = (1u32 << 26) - 1;
+    for die in 1..=6 {
+        let steps = DieSteps::new(open, die);
+        // Every set of occupied home points, none (all off) included.
+        for home in 0..64u32 {
+            let occupied = home << 1;
+            for top in 1..=25 {
+                assert_eq!(
+                    steps.sources_home(occupied, top),
+                    steps.sources(occupied, top),
+                    "die {die}, points {occupied:#b}, top {top}"
+                );
+            }
+        }
+    }
+}

@@ -323,9 +323,51 @@ impl<'a> Appender<'a> {
     fn write(&mut self, board: &Wide, play: impl FnOnce(*mut Play)) {
         if self.next == self.end {
             std::hint::cold_path();
-            self.grow();
+            self.grow(1);
         }
-        // SAFETY: in bounds (room checked above); the position's 26 bytes
+        // SAFETY: room checked above.
+        unsafe { self.write_in_room(board, play) }
+    }
+
+    /// Makes room for [`SOURCES_ROOM`] more candidates, so that the writes
+    /// of one step from each source point may skip [`Appender::write`]'s
+    /// check: a search's last step checks once instead of at every write.
+    #[inline(always)]
+    pub(super) fn make_room_for_sources(&mut self) {
+        // Bytes, not slots: a division by the candidate's odd size would
+        // cost more than the check saves.
+        if (self.end as usize - self.next as usize) < SOURCES_ROOM * size_of::<Candidate>() {
+            std::hint::cold_path();
+            self.grow(SOURCES_ROOM);
+        }
+    }
+
+    /// [`Appender::push_packed_if`] without the room check.
+    ///
+    /// # Safety
+    /// Fewer candidates were written since
+    /// [`Appender::make_room_for_sources`] than [`SOURCES_ROOM`].
+    #[inline(always)]
+    pub(super) unsafe fn push_packed_in_room_if(
+        &mut self,
+        board: &Wide,
+        steps: u64,
+        len: u8,
+        keep: bool,
+    ) {
+        // SAFETY: the caller made room; the play's slot is in it.
+        unsafe { self.write_in_room(board, |at| Play::write_packed(at, steps, len)) };
+        self.advance(keep);
+    }
+
+    /// [`Appender::write`] without the room check.
+    ///
+    /// # Safety
+    /// The next slot is within the list's capacity.
+    #[inline(always)]
+    unsafe fn write_in_room(&mut self, board: &Wide, play: impl FnOnce(*mut Play)) {
+        debug_assert!(self.next < self.end, "no room for a candidate");
+        // SAFETY: in bounds (the caller's promise); the position's 26 bytes
         // are written by the two stores (slots 0..16 and 10..26) and the
         // play by `play`, so the candidate is fully initialised before
         // `finish` makes it part of the vector.
@@ -395,11 +437,12 @@ impl<'a> Appender<'a> {
         unsafe { self.next.offset_from(self.items) as usize }
     }
 
-    /// Makes room for more candidates (rare: the list starts large).
+    /// Makes room for at least `n` more candidates (rare: the list starts
+    /// large).
     #[inline(always)]
-    fn grow(&mut self) {
+    fn grow(&mut self, n: usize) {
         let len = self.len();
-        let (items, capacity) = grown(self.list, len);
+        let (items, capacity) = grown(self.list, len, n);
         self.items = items;
         // SAFETY: the length and the capacity are within the allocation.
         unsafe {
@@ -423,16 +466,20 @@ impl<'a> Appender<'a> {
     }
 }
 
-/// `list`'s storage and capacity after making room beyond its first
-/// `len` candidates, all written. Out of line and given the list rather
+/// Room [`Appender::make_room_for_sources`] makes: one candidate for
+/// each slot a step can start from.
+const SOURCES_ROOM: usize = 26;
+
+/// `list`'s storage and capacity after making room for at least `n`
+/// beyond its first `len` candidates, all written. Out of line and given the list rather
 /// than the appender, so that the appender's address never escapes and its
 /// pointers can live in registers.
 #[cold]
 #[inline(never)]
-fn grown(list: &mut MoveList, len: usize) -> (*mut Candidate, usize) {
+fn grown(list: &mut MoveList, len: usize, n: usize) -> (*mut Candidate, usize) {
     // SAFETY: every slot below `len` was written by `push_if`.
     unsafe { list.items.set_len(len) }
-    list.items.reserve(len.max(64));
+    list.items.reserve(len.max(64).max(n));
     (list.items.as_mut_ptr(), list.items.capacity())
 }
 
