@@ -54,7 +54,7 @@ pub(super) fn doubles(position: &Position, die: usize, out: &mut MoveList) {
 /// be hit. In races none can, and a search that knows it skips the hit
 /// test at every step.
 #[inline(always)]
-fn can_hit(occupied: u32, blots: u32) -> bool {
+pub(super) fn can_hit(occupied: u32, blots: u32) -> bool {
     // Slot 0 is the opponent's bar, never a landing point.
     occupied
         .checked_ilog2()

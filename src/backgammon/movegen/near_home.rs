@@ -10,9 +10,10 @@
 //! a small open-addressed table instead of a scan of the list.
 
 use super::super::play::Play;
-use super::super::position::{BAR, OPP_BAR, Position, Side};
+use super::super::position::{BAR, OPP_BAR, Position};
+use super::doubles::can_hit;
 use super::sources::{DieSteps, after_step, pop_highest};
-use super::wide::{Appender, Wide};
+use super::wide::{Appender, Masks, Wide};
 use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
 
 /// The legal moves of the mixed roll `hi`-`lo`, written into `out`.
@@ -21,8 +22,28 @@ use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
 pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &mut MoveList) {
     let base = Wide::of(position);
     let masks = base.masks();
+    if can_hit(masks.occupied, masks.blots) {
+        sequences::<true>(&base, &masks, hi, lo, out)
+    } else {
+        sequences::<false>(&base, &masks, hi, lo, out)
+    }
+}
+
+/// [`mixed_near_home`] for a board whose blots the turn can hit
+/// (`HITS`) or cannot: in races it cannot, and every step skips the test.
+#[inline(always)]
+fn sequences<const HITS: bool>(
+    base: &Wide,
+    masks: &Masks,
+    hi: usize,
+    lo: usize,
+    out: &mut MoveList,
+) {
     let (occupied, open) = (masks.occupied, masks.open);
-    let last_checker = position.on_board(Side::Mover) == 1;
+    // One point held, by one checker: read off the masks, where counting
+    // the board's checkers would take a vector sum.
+    let last_checker =
+        masks.occupied.is_power_of_two() && base.get(masks.occupied.trailing_zeros() as usize) == 1;
     let mut seen = Seen::new();
     let mut out = Appender::new(out);
     // For each point, the points the high die's first steps started from
@@ -40,7 +61,7 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
         while sources != 0 {
             let from = pop_highest(&mut sources);
             let to = first.target(from);
-            let hit = masks.blots & (1 << to) != 0;
+            let hit = HITS && masks.blots & (1 << to) != 0;
             let board = base.stepped(first.die, from, to, hit);
             let hash = step_hash(from, to, hit);
             let played = Play::packed_step(0, from, to);
@@ -65,7 +86,7 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
                 high_first[pass * 26 + from] |= 1 << first_from;
                 let to = second.target(from);
                 let both = played | Play::packed_step(1, from, to);
-                let hit = blots & (1 << to) != 0;
+                let hit = HITS && blots & (1 << to) != 0;
                 let hash = hash.wrapping_add(step_hash(from, to, hit));
                 let end = board.stepped(second.die, from, to, hit);
                 seen.record(&mut out, &end, hash, both, 2, BOTH_DICE);
