@@ -13,7 +13,7 @@
 use super::super::play::Play;
 use super::super::position::{BAR, Position};
 use super::MoveList;
-use super::sources::{BAR_BIT, DieSteps, pop_highest};
+use super::sources::{BAR_BIT, DieSteps, can_hit, pop_highest};
 use super::wide::{Appender, Wide};
 
 /// The legal moves of the double `die`-`die`, written into `out`.
@@ -47,18 +47,6 @@ pub(super) fn doubles(position: &Position, die: usize, out: &mut MoveList) {
         (false, false) => Search::search::<Anywhere, false>(&steps, &turn, &mut appender),
     }
     appender.finish();
-}
-
-/// Whether any step of the turn can land on an opposing blot: steps only
-/// go down the board, so only blots below the mover's highest checker can
-/// be hit. In races none can, and a search that knows it skips the hit
-/// test at every step.
-#[inline(always)]
-pub(super) fn can_hit(occupied: u32, blots: u32) -> bool {
-    // Slot 0 is the opponent's bar, never a landing point.
-    occupied
-        .checked_ilog2()
-        .is_some_and(|highest| blots & ((1u32 << highest) - 1) & !1 != 0)
 }
 
 /// A turn part played: the board, the mover's points (which also tell
@@ -203,7 +191,8 @@ impl Level for Last {
                 let played = turn.played | Play::packed_step(3, from, to);
                 let hit = HITS && turn.blots & (1 << to) != 0;
                 let board = turn.board.stepped(steps.die, from, to, hit);
-                // SAFETY: one write a source, and room was made for all.
+                // SAFETY: one write a source (at most 25: the bar and the
+                // points), and room was made for that many.
                 unsafe { out.push_packed_in_room_if(&board, played, 4, true) };
             }
         }

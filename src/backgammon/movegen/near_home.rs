@@ -11,8 +11,7 @@
 
 use super::super::play::Play;
 use super::super::position::{BAR, OPP_BAR, Position};
-use super::doubles::can_hit;
-use super::sources::{DieSteps, after_step, pop_highest};
+use super::sources::{DieSteps, after_step, can_hit, pop_highest};
 use super::wide::{Appender, Masks, Wide};
 use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
 
