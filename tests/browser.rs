@@ -79,12 +79,26 @@ async fn browser(driver: &Driver, profile: &std::path::Path) -> Client {
             ],
         }),
     );
-    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-    ClientBuilder::new(connector)
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{}", driver.port))
-        .await
-        .expect("a chromium session")
+    // A loaded machine has seen chromedriver reset the connection that
+    // asks for a new session while it was still starting: ask again a
+    // few times before failing the test.
+    let mut tries = 0;
+    loop {
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        match ClientBuilder::new(connector)
+            .capabilities(caps.clone())
+            .connect(&format!("http://127.0.0.1:{}", driver.port))
+            .await
+        {
+            Ok(client) => return client,
+            Err(e) if tries < 3 => {
+                tries += 1;
+                eprintln!("chromium session, try {tries}: {e}; trying again");
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            }
+            Err(e) => panic!("a chromium session: {e}"),
+        }
+    }
 }
 
 fn screenshots() -> std::path::PathBuf {
