@@ -302,11 +302,9 @@ impl<'a> Appender<'a> {
     /// one 8-byte store and one byte instead of a store per step byte.
     #[inline(always)]
     pub(super) fn push_packed_if(&mut self, board: &Wide, steps: u64, len: u8, keep: bool) {
-        self.write(board, |at| {
-            // SAFETY: `write` passes a slot with room for a play.
-            unsafe { Play::write_packed(at, steps, len) }
-        });
-        self.advance(keep);
+        self.make_room_for_one();
+        // SAFETY: room for this one was made just above.
+        unsafe { self.push_packed_in_room_if(board, steps, len, keep) }
     }
 
     /// Keeps the candidate just written if `keep`.
@@ -321,12 +319,18 @@ impl<'a> Appender<'a> {
     /// where it goes; does not keep the candidate.
     #[inline(always)]
     fn write(&mut self, board: &Wide, play: impl FnOnce(*mut Play)) {
+        self.make_room_for_one();
+        // SAFETY: room for this one was made just above.
+        unsafe { self.write_in_room(board, play) }
+    }
+
+    /// Makes room for the next candidate.
+    #[inline(always)]
+    fn make_room_for_one(&mut self) {
         if self.next == self.end {
             std::hint::cold_path();
             self.grow(1);
         }
-        // SAFETY: room checked above.
-        unsafe { self.write_in_room(board, play) }
     }
 
     /// Makes room for [`SOURCES_ROOM`] more candidates, so that the writes
