@@ -184,11 +184,14 @@ fn a_duel_with_the_cube_plays_two_networks() {
         "--b",
         "net:models/kotra-v1.net",
         "--games",
-        "20",
+        "40",
         "--seed",
         "3",
         "--json",
     ]);
+    // The shipped network wins well over a point a game here; 20 games
+    // left it too close to the bar for a rounding-level change of the
+    // evaluator to keep.
     assert!(v["ppg"].as_f64().unwrap() > 0.3, "{v}");
     assert_one_line_error(
         &run(&["duel", "--cube", "--a", "net", "--b", "pubeval"]),

@@ -46,9 +46,9 @@ pub struct Evaluator {
 impl Evaluator {
     pub fn new(model: Model) -> Evaluator {
         Evaluator {
-            contact: FastNet::from(&model.contact),
-            race: FastNet::from(&model.race),
-            crashed: model.crashed.as_ref().map(FastNet::from),
+            contact: FastNet::for_board(&model.contact),
+            race: FastNet::for_board(&model.race),
+            crashed: model.crashed.as_ref().map(FastNet::for_board),
             model,
             bearoff: BearoffDb::get(),
         }

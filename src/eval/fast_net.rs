@@ -19,14 +19,24 @@
 //! A roll's candidates, evaluated one after another, can go through a
 //! [`FirstLayerMemo`]: each then adds only the rows of the inputs that
 //! changed since the previous candidate.
+//!
+//! A backgammon model's networks ([`FastNet::for_board`]) take neither
+//! route for their first layer. Their inputs are the encoding's, so a
+//! point's four inputs are one checker count and its rows can be added
+//! into one row per count ([`super::point_rows`]); the inputs after the
+//! points are few and almost all non-zero, so they are summed densely
+//! ([`super::feature_rows`]). Both are in 16-bit integers: a row costs
+//! one add or multiply-add per sixteen units, with no widening.
 
 use std::mem::MaybeUninit;
 
+use super::feature_rows::FeatureRows;
 use super::line_aligned::LineAligned;
 use super::network::{
-    MAX_HIDDEN, MidLayer, Mlp, OUTPUTS, hidden_layer, mid_layer, output_layer, sigmoid_with,
-    upper_layers,
+    MAX_HIDDEN, MidLayer, Mlp, OUTPUTS, hidden_layer, mid_layer, output_layer, sigmoid,
+    sigmoid_with, upper_layers,
 };
+use super::point_rows::{Counts, PointRows, SLOTS};
 use super::quantized_mid::QuantizedMid;
 
 /// The most inputs the vector paths gather.
@@ -77,6 +87,9 @@ pub struct FastNet {
     /// so both paths compute with the same values.
     w1_rounded: Vec<f32>,
     b1: Vec<f32>,
+    /// A board network's first layer in integers ([`FastNet::for_board`]):
+    /// where present, the rows above are not read.
+    board: Option<BoardRows>,
     /// The second hidden layer, if the network has one.
     mid: Option<SecondLayer>,
     w2: Vec<f32>,
@@ -85,6 +98,13 @@ pub struct FastNet {
     /// below it, its weights to the five outputs in lanes 0..5 of eight
     /// ([`FastNet::output_lanes`]).
     w2_lanes: LineAligned<[f32; 8]>,
+}
+
+/// A board network's first layer: its points a row per checker count,
+/// its other inputs dense, both in 16-bit integers, added to the biases.
+struct BoardRows {
+    points: PointRows,
+    features: FeatureRows,
 }
 
 /// The second hidden layer as the passes compute it: in 16-bit integers
@@ -106,6 +126,7 @@ impl From<&Mlp> for FastNet {
             w1_rounded: w1_half.iter().map(|&h| f16_value(h)).collect(),
             w1_half: LineAligned::copied(&w1_half),
             b1: m.b1.clone(),
+            board: None,
             mid: m
                 .mid
                 .as_ref()
@@ -132,6 +153,24 @@ impl From<&Mlp> for FastNet {
 }
 
 impl FastNet {
+    /// The network of a backgammon model, whose inputs are the encoding's
+    /// (each side's half starting with its points' four inputs a point):
+    /// its first layer in integers ([`PointRows`], [`FeatureRows`]) where
+    /// its weights allow, else as [`FastNet::from`] builds it. Its inputs
+    /// must then be the encoding's, whose point inputs say a count.
+    pub fn for_board(m: &Mlp) -> FastNet {
+        let board = PointRows::new(m).and_then(|points| {
+            Some(BoardRows {
+                features: FeatureRows::new(m, points.other_inputs())?,
+                points,
+            })
+        });
+        FastNet {
+            board,
+            ..FastNet::from(m)
+        }
+    }
+
     /// The five output probabilities for `input` (length `inputs`).
     #[inline]
     pub fn forward(&self, input: &[f32]) -> [f32; OUTPUTS] {
@@ -148,7 +187,20 @@ impl FastNet {
     fn forward_portable(&self, input: &[f32]) -> [f32; OUTPUTS] {
         let mut scratch = [0f32; MAX_HIDDEN];
         let hidden = &mut scratch[..self.hidden];
-        hidden_layer(&self.w1_rounded, &self.b1, input, hidden);
+        match &self.board {
+            Some(board) => {
+                hidden.copy_from_slice(&self.b1);
+                board.features.add_to(input, hidden);
+                let mut sums = [0i16; MAX_HIDDEN];
+                let points = &board.points;
+                points.update(&[0; SLOTS], &points.counts(input), &mut sums);
+                points.add_to(&sums, hidden);
+                for a in hidden.iter_mut() {
+                    *a = sigmoid(*a);
+                }
+            }
+            None => hidden_layer(&self.w1_rounded, &self.b1, input, hidden),
+        }
         match &self.mid {
             Some(SecondLayer::Integers(q)) => {
                 let mut scratch = [MaybeUninit::uninit(); MAX_HIDDEN];
@@ -166,6 +218,10 @@ impl FastNet {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx2,fma,f16c")]
     unsafe fn forward_avx512(&self, input: &[f32]) -> [f32; OUTPUTS] {
+        if let Some(board) = &self.board {
+            // SAFETY: this CPU has AVX2 and FMA with AVX-512F.
+            return unsafe { self.board_pass::<true>(board, input, None) };
+        }
         let mut nz = NonZero::new();
         // SAFETY: this function's features include the gather's and the
         // accumulation's; hidden holds MAX_HIDDEN >= self.hidden sums.
@@ -183,6 +239,10 @@ impl FastNet {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,fma,f16c,popcnt")]
     unsafe fn forward_avx2(&self, input: &[f32]) -> [f32; OUTPUTS] {
+        if let Some(board) = &self.board {
+            // SAFETY: this CPU has AVX2 and FMA.
+            return unsafe { self.board_pass::<false>(board, input, None) };
+        }
         let mut nz = NonZero::new();
         // SAFETY: as in the AVX-512 pass.
         unsafe {
@@ -202,7 +262,9 @@ impl FastNet {
     /// Backgammon evaluates its candidates the same way. The result differs
     /// from [`Self::forward`]'s by rounding only, and depends on what the
     /// memo saw before: callers start a fresh memo for each list they walk
-    /// in order, so answers stay the same on any thread count.
+    /// in order, so answers stay the same on any thread count. A board
+    /// network ([`Self::for_board`]) keeps only its point sums there, in
+    /// integers, and answers exactly as [`Self::forward`] does.
     #[inline]
     pub fn forward_with_memo(&self, input: &[f32], memo: &mut FirstLayerMemo) -> [f32; OUTPUTS] {
         match self.pass {
@@ -247,6 +309,47 @@ impl FastNet {
         )
     }
 
+    /// A board network's pass: the biases, the dense inputs' sums and
+    /// the point rows (all of them, or with a memo only the changed
+    /// points', the memo's sums and counts then moving on to this
+    /// input's), then the upper layers. Inlined into each vector pass.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn board_pass<const AVX512: bool>(
+        &self,
+        board: &BoardRows,
+        input: &[f32],
+        memo: Option<&mut FirstLayerMemo>,
+    ) -> [f32; OUTPUTS] {
+        let points = &board.points;
+        self.finish_after::<AVX512>(|hidden| {
+            for (h, &b) in hidden.iter_mut().zip(&self.b1) {
+                *h = MaybeUninit::new(b);
+            }
+            let out = hidden.as_mut_ptr() as *mut f32;
+            // SAFETY: the vector passes run on CPUs with AVX2 and FMA, and
+            // out holds the self.hidden sums just written.
+            unsafe {
+                board.features.add_to_avx2(input, out);
+                let now = points.counts_avx2(input);
+                match memo {
+                    Some(memo) => {
+                        let owner = self as *const FastNet as usize;
+                        if memo.owner != owner {
+                            memo.owner = owner;
+                            memo.points.counts = [0; SLOTS];
+                            memo.points.sums = [0; MAX_HIDDEN];
+                        }
+                        let p = &mut memo.points;
+                        points.rows_avx2::<false>(&p.counts, &now, p.sums.as_mut_ptr(), out);
+                        p.counts = now;
+                    }
+                    None => points.rows_avx2::<true>(&[0; SLOTS], &now, std::ptr::null_mut(), out),
+                }
+            }
+        })
+    }
+
     /// One pass through `memo`: the changes since its last input added to
     /// its sums, or where that is no cheaper, every non-zero input
     /// (`gather`) added to the biases; `accumulate` sums rows from a base
@@ -260,6 +363,10 @@ impl FastNet {
         gather: impl FnOnce(&mut NonZero),
         accumulate: impl FnOnce(&NonZero, *const f32, *mut f32),
     ) -> [f32; OUTPUTS] {
+        if let Some(board) = &self.board {
+            // SAFETY: both vector passes run on CPUs with AVX2 and FMA.
+            return unsafe { self.board_pass::<AVX512>(board, input, Some(memo)) };
+        }
         let mut nz = NonZero::new();
         // SAFETY: both vector passes run on CPUs with AVX2.
         let base = match unsafe { memo.changes_avx2(self, input, &mut nz) } {
@@ -376,6 +483,16 @@ pub struct FirstLayerMemo {
     owner: usize,
     input: [f32; MAX_INPUTS],
     sums: [f32; MAX_HIDDEN],
+    /// A board network's point sums instead: integers, exact whatever
+    /// order the changes come in.
+    points: PointMemo,
+}
+
+/// The counts a board network's point sums were last brought to, and
+/// those sums, in [`PointRows`]' units.
+struct PointMemo {
+    counts: Counts,
+    sums: [i16; MAX_HIDDEN],
 }
 
 impl FirstLayerMemo {
@@ -384,6 +501,10 @@ impl FirstLayerMemo {
             owner: 0,
             input: [0.0; MAX_INPUTS],
             sums: [0.0; MAX_HIDDEN],
+            points: PointMemo {
+                counts: [0; SLOTS],
+                sums: [0; MAX_HIDDEN],
+            },
         }
     }
 
@@ -1035,6 +1156,165 @@ mod tests {
             .collect();
         for (a, b) in fast.forward(&input).iter().zip(m.forward(&input)) {
             assert!((a - b).abs() < 1e-3, "{a} vs {b}");
+        }
+    }
+}
+
+/// Board networks: the first layer in integers, a row per checker count
+/// for the points and dense pairs for the rest.
+#[cfg(test)]
+mod board_tests {
+    use super::*;
+    use crate::backgammon::{Dice, MoveList, Position, legal_moves};
+    use crate::eval::encoding::{NetKind, encode};
+    use crate::eval::shipped_model;
+
+    /// The encoded inputs of every candidate along a seeded random game
+    /// walk (each from the side to roll next), with the network kind
+    /// each belongs to, one list per roll.
+    fn walk(seed: u64, turns: usize) -> Vec<Vec<(NetKind, Vec<f32>)>> {
+        let mut s = seed;
+        let mut word = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let (mut pos, mut list, mut rolls) = (Position::starting(), MoveList::new(), Vec::new());
+        for _ in 0..turns {
+            let rolls_now: Vec<Dice> = Dice::all_rolls().map(|(d, _)| d).collect();
+            let dice = rolls_now[(word() % rolls_now.len() as u64) as usize];
+            legal_moves(&pos, dice, &mut list);
+            let encoded = list
+                .iter()
+                .map(|c| c.position.swap())
+                .filter(|p| !p.is_game_over())
+                .map(|p| {
+                    let kind = if p.has_contact() {
+                        NetKind::Contact
+                    } else {
+                        NetKind::Race
+                    };
+                    let mut input = vec![0f32; kind.inputs()];
+                    encode(&p, kind, &mut input);
+                    (kind, input)
+                })
+                .collect();
+            rolls.push(encoded);
+            let next = list
+                .iter()
+                .nth((word() % list.len() as u64) as usize)
+                .unwrap();
+            pos = next.position.swap();
+            if pos.is_game_over() {
+                pos = Position::starting();
+            }
+        }
+        rolls
+    }
+
+    /// How far the portable pass may differ from a vector one: the
+    /// upper layers' fused and unfused float sums part by a few ulps of
+    /// sums that reach about ±30 on the shipped networks.
+    const PASSES_AGREE: f32 = 2e-4;
+
+    fn close(a: [f32; OUTPUTS], b: [f32; OUTPUTS], tolerance: f32) -> bool {
+        a.iter().zip(&b).all(|(x, y)| (x - y).abs() < tolerance)
+    }
+
+    #[test]
+    fn a_row_per_count_gives_the_separate_rows_answer_on_every_pass() {
+        let model = shipped_model().unwrap();
+        let nets = [
+            (
+                FastNet::for_board(&model.contact),
+                FastNet::from(&model.contact),
+            ),
+            (FastNet::for_board(&model.race), FastNet::from(&model.race)),
+        ];
+        assert!(nets.iter().all(|(board, _)| board.board.is_some()));
+        let mut largest = 0f32;
+        for (kind, input) in walk(0x2545_f491_4f6c_dd1d, 300).into_iter().flatten() {
+            let (board, separate) = &nets[(kind == NetKind::Race) as usize];
+            let points = &board.board.as_ref().unwrap().points;
+            #[cfg(target_arch = "x86_64")]
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2.
+                assert_eq!(unsafe { points.counts_avx2(&input) }, points.counts(&input));
+            }
+            let (fast, portable) = (board.forward(&input), board.forward_portable(&input));
+            assert!(
+                close(fast, portable, PASSES_AGREE),
+                "{fast:?} vs {portable:?}"
+            );
+            let rows = separate.forward(&input);
+            for (a, b) in fast.iter().zip(&rows) {
+                largest = largest.max((a - b).abs());
+            }
+        }
+        // The combined rows round once, to a multiple of 2^-s, where the
+        // separate ones rounded each weight to binary16.
+        assert!(largest < 2e-3, "largest change {largest}");
+        assert!(
+            largest > 0.0,
+            "the combined rows changed nothing: not in use?"
+        );
+    }
+
+    /// The point sums are exact integers whatever order the memo changed
+    /// them in, and the rest is summed afresh: the same bits as a pass
+    /// without the memo.
+    #[test]
+    fn a_memo_walks_board_candidates_to_the_full_pass_answer() {
+        let model = shipped_model().unwrap();
+        let (contact, race) = (
+            FastNet::for_board(&model.contact),
+            FastNet::for_board(&model.race),
+        );
+        let mut checked = [0; 2];
+        for (turn, roll) in walk(0x9e37_79b9_7f4a_7c15, 400).into_iter().enumerate() {
+            // One memo a roll, as the search keeps, and now and then one
+            // carried across rolls and networks: every path of the memo.
+            let mut memo = FirstLayerMemo::new();
+            let mut carried = FirstLayerMemo::new();
+            for (kind, input) in roll {
+                let net = if kind == NetKind::Race {
+                    &race
+                } else {
+                    &contact
+                };
+                let full = net.forward(&input);
+                let walked = net.forward_with_memo(&input, &mut memo);
+                assert_eq!(full, walked, "turn {turn}");
+                if turn % 3 == 0 {
+                    let walked = net.forward_with_memo(&input, &mut carried);
+                    assert_eq!(full, walked, "turn {turn}");
+                }
+                checked[(kind == NetKind::Race) as usize] += 1;
+            }
+        }
+        assert!(checked.iter().all(|&n| n > 100), "{checked:?}");
+    }
+
+    #[test]
+    fn point_weights_too_large_for_integers_keep_the_separate_rows() {
+        let model = shipped_model().unwrap();
+        let mut m = model.contact.clone();
+        // A weight of a point's third input: its rows for three or more
+        // checkers, fifteen points of them, overflow sixteen bits at any
+        // scale with eight bits of fraction.
+        m.w1[2 * m.hidden + 7] = 200.0;
+        let (board, separate) = (FastNet::for_board(&m), FastNet::from(&m));
+        assert!(board.board.is_none());
+        let inputs: Vec<Vec<f32>> = walk(7, 40)
+            .into_iter()
+            .flatten()
+            .filter(|(kind, _)| *kind == NetKind::Contact)
+            .map(|(_, input)| input)
+            .collect();
+        assert!(!inputs.is_empty());
+        for input in &inputs {
+            assert_eq!(board.forward(input), separate.forward(input));
         }
     }
 }
