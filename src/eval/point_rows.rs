@@ -14,10 +14,12 @@
 //! added in: the memo's pass (old row out, new row in, for the points a
 //! candidate changed) gives the same bits as a fresh pass. Wrapping is
 //! safe because the scale is chosen, when the network is built, so that
-//! no board's point sums can leave the i16 range: each side occupies at
-//! most fifteen points, so a unit's sum is bounded by its fifteen largest
-//! rows per side. What is lost is each combined weight's rounding to a
-//! multiple of `2^-s`, fixed when the network is built.
+//! no board's point sums can leave the i16 range: a side has fifteen
+//! checkers, so a unit's sum is bounded by the best placing of them over
+//! its rows ([`largest_sum`], a knapsack; the fifteen largest rows a side
+//! bound it about four times as loosely, costing two bits). What is lost
+//! is each combined weight's rounding to a multiple of `2^-s`, fixed when
+//! the network is built.
 
 use super::line_aligned::LineAligned;
 use super::network::{MAX_HIDDEN, Mlp};
