@@ -85,9 +85,9 @@ impl FeatureRows {
         let mut w = vec![0i16; 2 * pairs * h];
         for m in 0..pairs {
             for j in 0..h {
-                for side in 0..2 {
-                    w[(m * h + j) * 2 + side] =
-                        (f64::from(weight(2 * m + side, j)) * scale).round() as i16;
+                for member in 0..2 {
+                    w[(m * h + j) * 2 + member] =
+                        (f64::from(weight(2 * m + member, j)) * scale).round() as i16;
                 }
             }
         }

@@ -72,7 +72,7 @@ impl PointRows {
         }
         let mut combined = vec![0f64; SLOTS * COUNTS * h];
         for slot in 0..SLOTS {
-            let first = (slot / POINTS) * side_inputs + (slot % POINTS) * UNITS_PER_POINT;
+            let first = first_input(slot, side_inputs);
             for count in 1..COUNTS {
                 let units = point_units(count);
                 let row = &mut combined[(slot * COUNTS + count) * h..][..h];
@@ -118,7 +118,7 @@ impl PointRows {
     pub(super) fn counts(&self, input: &[f32]) -> Counts {
         let mut counts = [0u8; SLOTS];
         for (slot, c) in counts.iter_mut().enumerate() {
-            let first = (slot / POINTS) * self.side_inputs + (slot % POINTS) * UNITS_PER_POINT;
+            let first = first_input(slot, self.side_inputs);
             let u = &input[first..first + UNITS_PER_POINT];
             *c = (u[0] + u[1] + u[2] + 2.0 * u[3]) as u8;
         }
@@ -291,6 +291,12 @@ fn largest_sum(weight: impl Fn(usize, usize) -> f64) -> f64 {
     let positive = side_best(0, 1.0) + side_best(1, 1.0);
     let negative = side_best(0, -1.0) + side_best(1, -1.0);
     positive.max(negative)
+}
+
+/// The first of a slot's four inputs, where each side's half of the
+/// inputs is `side_inputs` long.
+fn first_input(slot: usize, side_inputs: usize) -> usize {
+    (slot / POINTS) * side_inputs + (slot % POINTS) * UNITS_PER_POINT
 }
 
 /// The four inputs of a point with `count` checkers.
