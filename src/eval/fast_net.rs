@@ -26,11 +26,13 @@
 //! into one row per count ([`super::point_rows`]); the inputs after the
 //! points are few and almost all non-zero, so they are summed densely
 //! ([`super::feature_rows`]). Both are in 16-bit integers: a row costs
-//! one add or multiply-add per sixteen units, with no widening.
+//! one add or multiply-add per sixteen units, with no widening. Their
+//! memo keeps integer sums, so a candidate redoes only the points and
+//! input pairs that changed and still gets a fresh pass's bits.
 
 use std::mem::MaybeUninit;
 
-use super::feature_rows::FeatureRows;
+use super::feature_rows::{FeatureRows, MAX_OTHERS, Quantized};
 use super::line_aligned::LineAligned;
 use super::network::{
     MAX_HIDDEN, MidLayer, Mlp, OUTPUTS, hidden_layer, mid_layer, output_layer, sigmoid,
@@ -310,9 +312,9 @@ impl FastNet {
     }
 
     /// A board network's pass: the biases, the dense inputs' sums and
-    /// the point rows (all of them, or with a memo only the changed
-    /// points', the memo's sums and counts then moving on to this
-    /// input's), then the upper layers. Inlined into each vector pass.
+    /// the point rows (all of them, or with a memo only the changed pairs'
+    /// and points', the memo's sums, inputs and counts then moving on to
+    /// this input's), then the upper layers. Inlined into each vector pass.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     unsafe fn board_pass<const AVX512: bool>(
@@ -321,7 +323,7 @@ impl FastNet {
         input: &[f32],
         memo: Option<&mut FirstLayerMemo>,
     ) -> [f32; OUTPUTS] {
-        let points = &board.points;
+        let (points, features) = (&board.points, &board.features);
         self.finish_after::<AVX512>(|hidden| {
             for (h, &b) in hidden.iter_mut().zip(&self.b1) {
                 *h = MaybeUninit::new(b);
@@ -330,21 +332,39 @@ impl FastNet {
             // SAFETY: the vector passes run on CPUs with AVX2 and FMA, and
             // out holds the self.hidden sums just written.
             unsafe {
-                board.features.add_to_avx2(input, out);
-                let now = points.counts_avx2(input);
+                let (counts, quantized) =
+                    (points.counts_avx2(input), features.quantize_avx2(input));
                 match memo {
                     Some(memo) => {
                         let owner = self as *const FastNet as usize;
                         if memo.owner != owner {
                             memo.owner = owner;
-                            memo.points.counts = [0; SLOTS];
-                            memo.points.sums = [0; MAX_HIDDEN];
+                            memo.board = BoardMemo::empty();
                         }
-                        let p = &mut memo.points;
-                        points.rows_avx2::<false>(&p.counts, &now, p.sums.as_mut_ptr(), out);
-                        p.counts = now;
+                        let b = &mut memo.board;
+                        features.sums_avx2::<false>(
+                            &b.quantized,
+                            &quantized,
+                            b.feature_sums.as_mut_ptr(),
+                            out,
+                        );
+                        points.rows_avx2::<false>(
+                            &b.counts,
+                            &counts,
+                            b.point_sums.as_mut_ptr(),
+                            out,
+                        );
+                        (b.counts, b.quantized) = (counts, quantized);
                     }
-                    None => points.rows_avx2::<true>(&[0; SLOTS], &now, std::ptr::null_mut(), out),
+                    None => {
+                        features.sums_avx2::<true>(
+                            &[0; MAX_OTHERS],
+                            &quantized,
+                            std::ptr::null_mut(),
+                            out,
+                        );
+                        points.rows_avx2::<true>(&[0; SLOTS], &counts, std::ptr::null_mut(), out);
+                    }
                 }
             }
         })
@@ -483,16 +503,31 @@ pub struct FirstLayerMemo {
     owner: usize,
     input: [f32; MAX_INPUTS],
     sums: [f32; MAX_HIDDEN],
-    /// A board network's point sums instead: integers, exact whatever
-    /// order the changes come in.
-    points: PointMemo,
+    /// A board network's sums instead: integers, exact whatever order
+    /// the changes come in.
+    board: BoardMemo,
 }
 
-/// The counts a board network's point sums were last brought to, and
-/// those sums, in [`PointRows`]' units.
-struct PointMemo {
+/// What a board network's first-layer sums were last brought to: the
+/// points' counts and the other inputs quantised, and the two sums, in
+/// [`PointRows`]' and [`FeatureRows`]' units.
+struct BoardMemo {
     counts: Counts,
-    sums: [i16; MAX_HIDDEN],
+    quantized: Quantized,
+    point_sums: [i16; MAX_HIDDEN],
+    feature_sums: [i32; MAX_HIDDEN],
+}
+
+impl BoardMemo {
+    /// The sums of no inputs: every count and input zero.
+    fn empty() -> BoardMemo {
+        BoardMemo {
+            counts: [0; SLOTS],
+            quantized: [0; MAX_OTHERS],
+            point_sums: [0; MAX_HIDDEN],
+            feature_sums: [0; MAX_HIDDEN],
+        }
+    }
 }
 
 impl FirstLayerMemo {
@@ -501,10 +536,7 @@ impl FirstLayerMemo {
             owner: 0,
             input: [0.0; MAX_INPUTS],
             sums: [0.0; MAX_HIDDEN],
-            points: PointMemo {
-                counts: [0; SLOTS],
-                sums: [0; MAX_HIDDEN],
-            },
+            board: BoardMemo::empty(),
         }
     }
 
@@ -1261,9 +1293,8 @@ mod board_tests {
         );
     }
 
-    /// The point sums are exact integers whatever order the memo changed
-    /// them in, and the rest is summed afresh: the same bits as a pass
-    /// without the memo.
+    /// The point and feature sums are exact integers whatever order the
+    /// memo changed them in: the same bits as a pass without the memo.
     #[test]
     fn a_memo_walks_board_candidates_to_the_full_pass_answer() {
         let model = shipped_model().unwrap();

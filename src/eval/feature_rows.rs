@@ -28,6 +28,8 @@ const MIN_WEIGHT_BITS: i32 = 8;
 const UNITS_PER_BLOCK: usize = 64;
 /// The most inputs this layer takes (both sides' non-point inputs).
 pub(super) const MAX_OTHERS: usize = 64;
+/// This layer's inputs as integers, in pairs, the slots past them zero.
+pub(super) type Quantized = [i16; MAX_OTHERS];
 
 pub(super) struct FeatureRows {
     hidden: usize,
@@ -126,21 +128,19 @@ impl FeatureRows {
         }
     }
 
-    /// [`Self::add_to`] in AVX2 lanes: the inputs converted eight at a
-    /// time, then each block of 64 units summed in eight registers over
-    /// the pairs.
+    /// This layer's inputs of `input` as its integers, in order and in
+    /// pairs (a last odd one beside a zero), eight at a time in AVX2 lanes
+    /// and rounded as [`Self::quantized`] rounds them; the slots past them
+    /// zero.
     ///
     /// # Safety
-    /// The CPU has AVX2 and FMA; `out` holds `hidden` floats.
+    /// The CPU has AVX2.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
+    #[target_feature(enable = "avx2")]
     #[inline]
-    pub(super) unsafe fn add_to_avx2(&self, input: &[f32], out: *mut f32) {
+    pub(super) unsafe fn quantize_avx2(&self, input: &[f32]) -> Quantized {
         use std::arch::x86_64::*;
-        let h = self.hidden;
-        assert!(self.w.len() == 2 * self.pairs * h && self.pairs <= MAX_OTHERS / 2);
-        // Eight past the last for a full store, the pad input zero.
-        let mut q = [0i16; MAX_OTHERS + 8];
+        let mut q = [0i16; MAX_OTHERS];
         let scale = _mm256_set1_ps(self.input_scale);
         let limit = _mm256_set1_ps(32767.0);
         let mut filled = 0;
@@ -180,27 +180,109 @@ impl FeatureRows {
             }
             filled += to - from;
         }
-        q[filled] = 0;
+        q
+    }
+
+    /// Adds to `sums` (where not `FRESH`: then the sums start at zero,
+    /// `before` counts as all zero and `sums` is not touched) the sums of
+    /// `now`'s inputs less those of `before`'s, wrapping, then
+    /// `out[j] += sums[j] · unit`.
+    ///
+    /// A changed pair adds one `pmaddwd` of its difference where both
+    /// members' differences fit an i16 (nearly always), else one of the
+    /// new pair and one of the old one negated (every quantised input is
+    /// within ±32767, so its negation fits). Every product and pairwise
+    /// sum is exact in an i32, and the wrapping adds are exact modulo 2^32
+    /// where the sums themselves fit (as `new` chose the scale to make
+    /// sure): the sums come out with the same bits in whatever order they
+    /// were changed.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 and FMA; `out` holds `hidden` floats and, where
+    /// not `FRESH`, `sums` holds `hidden` integers.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,fma")]
+    #[inline]
+    pub(super) unsafe fn sums_avx2<const FRESH: bool>(
+        &self,
+        before: &Quantized,
+        now: &Quantized,
+        sums: *mut i32,
+        out: *mut f32,
+    ) {
+        use std::arch::x86_64::*;
+        let h = self.hidden;
+        assert!(self.w.len() == 2 * self.pairs * h && self.pairs <= MAX_OTHERS / 2);
+        let word = |q: &Quantized, m: usize| pair_word(q[2 * m], q[2 * m + 1]);
+        // Each pair's difference, and which pairs changed and which of
+        // those overflowed an i16 (the wrapping and saturating
+        // differences part).
+        let mut diff = [0i32; MAX_OTHERS / 2];
+        let (mut changed, mut wide) = (0u32, 0u32);
+        if !FRESH {
+            for k in 0..MAX_OTHERS / 16 {
+                // SAFETY: 16k + 16 <= MAX_OTHERS: inside both
+                // arrays; the store fills diff[8k..8k + 8].
+                unsafe {
+                    let b = _mm256_loadu_si256(before.as_ptr().add(16 * k) as *const __m256i);
+                    let a = _mm256_loadu_si256(now.as_ptr().add(16 * k) as *const __m256i);
+                    let d = _mm256_sub_epi16(a, b);
+                    let same = _mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b));
+                    let fits = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_subs_epi16(a, b)));
+                    changed |= (!_mm256_movemask_ps(same) as u32 & 0xff) << (8 * k);
+                    wide |= (!_mm256_movemask_ps(fits) as u32 & 0xff) << (8 * k);
+                    _mm256_storeu_si256(diff.as_mut_ptr().add(8 * k) as *mut __m256i, d);
+                }
+            }
+        }
         let unit = _mm256_set1_ps(self.unit);
         let w = self.w.as_ptr();
         for block in (0..h).step_by(UNITS_PER_BLOCK) {
             let mut acc = [_mm256_setzero_si256(); 8];
-            for m in 0..self.pairs {
-                // SAFETY: 2m + 1 < MAX_OTHERS + 8 inside q.
-                let x = _mm256_set1_epi32(unsafe {
-                    (q.as_ptr().add(2 * m) as *const i32).read_unaligned()
-                });
+            // acc += the pair's weights for this block times `pair`.
+            let add = |acc: &mut [__m256i; 8], m: usize, pair: i32| {
+                let x = _mm256_set1_epi32(pair);
                 for (k, a) in acc.iter_mut().enumerate() {
-                    // SAFETY: (m·h + block + 8k + 8)·2 <= 2·pairs·h: inside w.
+                    // SAFETY: m < pairs, so (m·h + block + 8k + 8)·2
+                    // <= 2·pairs·h: inside w.
                     let wk = unsafe {
                         _mm256_loadu_si256(w.add((m * h + block + 8 * k) * 2) as *const __m256i)
                     };
                     *a = _mm256_add_epi32(*a, _mm256_madd_epi16(x, wk));
                 }
+            };
+            if FRESH {
+                for m in 0..self.pairs {
+                    add(&mut acc, m, word(now, m));
+                }
+            } else {
+                for (k, a) in acc.iter_mut().enumerate() {
+                    // SAFETY: block + 64 <= h, inside sums.
+                    *a = unsafe { _mm256_loadu_si256(sums.add(block + 8 * k) as *const __m256i) };
+                }
+                let mut bits = changed;
+                while bits != 0 {
+                    let m = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if wide & 1 << m == 0 {
+                        add(&mut acc, m, diff[m]);
+                    } else {
+                        let old = (before[2 * m], before[2 * m + 1]);
+                        add(&mut acc, m, word(now, m));
+                        add(
+                            &mut acc,
+                            m,
+                            pair_word(old.0.saturating_neg(), old.1.saturating_neg()),
+                        );
+                    }
+                }
             }
             for (k, a) in acc.iter().enumerate() {
-                // SAFETY: block + 8k + 8 <= h: inside out.
+                // SAFETY: block + 8k + 8 <= h: inside sums and out.
                 unsafe {
+                    if !FRESH {
+                        _mm256_storeu_si256(sums.add(block + 8 * k) as *mut __m256i, *a);
+                    }
                     let o = out.add(block + 8 * k);
                     _mm256_storeu_ps(
                         o,
@@ -209,5 +291,76 @@ impl FeatureRows {
                 }
             }
         }
+    }
+}
+
+/// Two i16 as the one i32 `pmaddwd` reads them from: `lo` in the low half.
+fn pair_word(lo: i16, hi: i16) -> i32 {
+    (u32::from(lo as u16) | u32::from(hi as u16) << 16) as i32
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    /// Inputs from −15 to 15 (far past what the encoding writes), so
+    /// that some pairs' differences leave the i16 range and take the
+    /// two-product path: the walked sums still have the fresh sums' bits.
+    #[test]
+    fn changes_walked_in_any_order_give_the_fresh_sums() {
+        if !std::is_x86_feature_detected!("avx2") || !std::is_x86_feature_detected!("fma") {
+            return;
+        }
+        let m = Mlp::random(250, 128, 7);
+        let rows = FeatureRows::new(&m, [(96, 125), (221, 250)]).expect("small weights fit");
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let (mut before, mut sums) = ([0i16; MAX_OTHERS], [0i32; MAX_HIDDEN]);
+        let (mut wide, mut narrow) = (0, 0);
+        let mut input = vec![0f32; m.inputs];
+        for step in 0..300 {
+            // A few inputs change a step, now and then by a lot.
+            for _ in 0..1 + next() % 6 {
+                let i = [96 + next() % 29, 221 + next() % 29][(next() % 2) as usize] as usize;
+                input[i] = match step % 5 {
+                    0 => [-15.0, 15.0][(next() % 2) as usize],
+                    _ => (next() % 3001) as f32 / 1000.0 - 1.5,
+                };
+            }
+            // SAFETY: the CPU has AVX2 and FMA; out and sums hold 128.
+            let (walked, fresh, now) = unsafe {
+                let now = rows.quantize_avx2(&input);
+                let (mut walked, mut fresh) = ([0f32; 128], [0f32; 128]);
+                rows.sums_avx2::<false>(&before, &now, sums.as_mut_ptr(), walked.as_mut_ptr());
+                rows.sums_avx2::<true>(
+                    &[0; MAX_OTHERS],
+                    &now,
+                    std::ptr::null_mut(),
+                    fresh.as_mut_ptr(),
+                );
+                (walked, fresh, now)
+            };
+            assert_eq!(walked, fresh, "step {step}");
+            let mut portable = [0f32; 128];
+            rows.add_to(&input, &mut portable);
+            assert_eq!(portable, fresh, "step {step}");
+            for k in 0..MAX_OTHERS {
+                let d = i32::from(now[k]) - i32::from(before[k]);
+                if d != 0 {
+                    *(if i16::try_from(d).is_ok() {
+                        &mut narrow
+                    } else {
+                        &mut wide
+                    }) += 1;
+                }
+            }
+            before = now;
+        }
+        assert!(wide > 10 && narrow > 100, "wide {wide}, narrow {narrow}");
     }
 }
