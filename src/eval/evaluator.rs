@@ -2,7 +2,7 @@
 //! for the position's class and returns the five probabilities.
 
 use super::bearoff::BearoffDb;
-use super::encoding::{CONTACT_INPUTS, NetKind, encode};
+use super::encoding::{CONTACT_INPUTS, NetKind, PointCounts, encode, encode_counted};
 use super::fast_net::{FastNet, FirstLayerMemo};
 use super::game_plan::GamePlan;
 use super::model_file::Model;
@@ -167,15 +167,21 @@ impl Evaluator {
     ) -> Probs {
         let mut buf = [0f32; CONTACT_INPUTS];
         let input = &mut buf[..kind.inputs()];
-        encode(pos, kind, input);
         let net = match kind {
             NetKind::Contact => &self.contact,
             NetKind::Race => &self.race,
             NetKind::Crashed => self.crashed.as_ref().unwrap_or(&self.contact),
         };
-        let out = match memo {
-            Some(memo) => net.forward_with_memo(input, memo),
-            None => net.forward(input),
+        let out = if net.takes_counts() {
+            let mut counts: PointCounts = [0; 48];
+            encode_counted(pos, kind, input, &mut counts);
+            net.forward_counted(input, &counts, memo)
+        } else {
+            encode(pos, kind, input);
+            match memo {
+                Some(memo) => net.forward_with_memo(input, memo),
+                None => net.forward(input),
+            }
         };
         without_impossible_gammons(Probs(out).consistent(), pos)
     }

@@ -32,6 +32,7 @@
 
 use std::mem::MaybeUninit;
 
+use super::encoding::PointCounts;
 use super::feature_rows::{FeatureRows, MAX_OTHERS, Quantized};
 use super::line_aligned::LineAligned;
 use super::network::{
@@ -187,6 +188,12 @@ impl FastNet {
     }
 
     fn forward_portable(&self, input: &[f32]) -> [f32; OUTPUTS] {
+        self.portable_pass(input, None)
+    }
+
+    /// The portable pass; a board network's point counts as given, else
+    /// read from `input`'s point units.
+    fn portable_pass(&self, input: &[f32], counts: Option<&Counts>) -> [f32; OUTPUTS] {
         let mut scratch = [0f32; MAX_HIDDEN];
         let hidden = &mut scratch[..self.hidden];
         match &self.board {
@@ -195,7 +202,8 @@ impl FastNet {
                 board.features.add_to(input, hidden);
                 let mut sums = [0i16; MAX_HIDDEN];
                 let points = &board.points;
-                points.update(&[0; SLOTS], &points.counts(input), &mut sums);
+                let counts = counts.copied().unwrap_or_else(|| points.counts(input));
+                points.update(&[0; SLOTS], &counts, &mut sums);
                 points.add_to(&sums, hidden);
                 for a in hidden.iter_mut() {
                     *a = sigmoid(*a);
@@ -222,7 +230,9 @@ impl FastNet {
     unsafe fn forward_avx512(&self, input: &[f32]) -> [f32; OUTPUTS] {
         if let Some(board) = &self.board {
             // SAFETY: this CPU has AVX2 and FMA with AVX-512F.
-            return unsafe { self.board_pass::<true>(board, input, None) };
+            return unsafe {
+                self.board_pass::<true>(board, input, board.points.counts_avx2(input), None)
+            };
         }
         let mut nz = NonZero::new();
         // SAFETY: this function's features include the gather's and the
@@ -243,7 +253,9 @@ impl FastNet {
     unsafe fn forward_avx2(&self, input: &[f32]) -> [f32; OUTPUTS] {
         if let Some(board) = &self.board {
             // SAFETY: this CPU has AVX2 and FMA.
-            return unsafe { self.board_pass::<false>(board, input, None) };
+            return unsafe {
+                self.board_pass::<false>(board, input, board.points.counts_avx2(input), None)
+            };
         }
         let mut nz = NonZero::new();
         // SAFETY: as in the AVX-512 pass.
@@ -265,8 +277,8 @@ impl FastNet {
     /// from [`Self::forward`]'s by rounding only, and depends on what the
     /// memo saw before: callers start a fresh memo for each list they walk
     /// in order, so answers stay the same on any thread count. A board
-    /// network ([`Self::for_board`]) keeps only its point sums there, in
-    /// integers, and answers exactly as [`Self::forward`] does.
+    /// network ([`Self::for_board`]) keeps its sums there in integers, and
+    /// answers exactly as [`Self::forward`] does.
     #[inline]
     pub fn forward_with_memo(&self, input: &[f32], memo: &mut FirstLayerMemo) -> [f32; OUTPUTS] {
         match self.pass {
@@ -311,6 +323,44 @@ impl FastNet {
         )
     }
 
+    /// Whether this is a board network ([`Self::for_board`]), whose
+    /// first layer reads its point inputs as checker counts: then
+    /// [`Self::forward_counted`] is its pass.
+    pub fn takes_counts(&self) -> bool {
+        self.board.is_some()
+    }
+
+    /// [`Self::forward`] of a board network, or with a memo
+    /// [`Self::forward_with_memo`], given the point counts: `input`'s
+    /// point units are not read, so an encoding that writes the counts
+    /// ([`super::encoding::encode_counted`]) need not write them.
+    ///
+    /// # Panics
+    /// Where the network is not a board network ([`Self::takes_counts`]).
+    #[inline]
+    pub fn forward_counted(
+        &self,
+        input: &[f32],
+        counts: &PointCounts,
+        memo: Option<&mut FirstLayerMemo>,
+    ) -> [f32; OUTPUTS] {
+        let board = self
+            .board
+            .as_ref()
+            .expect("forward_counted is the pass of board networks only");
+        match self.pass {
+            // SAFETY: `Pass::detect` found the features each pass is built for.
+            #[cfg(target_arch = "x86_64")]
+            Pass::Avx512 => unsafe { self.counted_avx512(board, input, counts, memo) },
+            #[cfg(target_arch = "x86_64")]
+            Pass::Avx2 => unsafe { self.counted_avx2(board, input, counts, memo) },
+            _ => {
+                let _ = (board, memo);
+                self.portable_pass(input, Some(counts))
+            }
+        }
+    }
+
     /// A board network's pass: the biases, the dense inputs' sums and
     /// the point rows (all of them, or with a memo only the changed pairs'
     /// and points', the memo's sums, inputs and counts then moving on to
@@ -321,6 +371,7 @@ impl FastNet {
         &self,
         board: &BoardRows,
         input: &[f32],
+        counts: Counts,
         memo: Option<&mut FirstLayerMemo>,
     ) -> [f32; OUTPUTS] {
         let (points, features) = (&board.points, &board.features);
@@ -332,8 +383,7 @@ impl FastNet {
             // SAFETY: the vector passes run on CPUs with AVX2 and FMA, and
             // out holds the self.hidden sums just written.
             unsafe {
-                let (counts, quantized) =
-                    (points.counts_avx2(input), features.quantize_avx2(input));
+                let quantized = features.quantize_avx2(input);
                 match memo {
                     Some(memo) => {
                         let owner = self as *const FastNet as usize;
@@ -385,7 +435,9 @@ impl FastNet {
     ) -> [f32; OUTPUTS] {
         if let Some(board) = &self.board {
             // SAFETY: both vector passes run on CPUs with AVX2 and FMA.
-            return unsafe { self.board_pass::<AVX512>(board, input, Some(memo)) };
+            return unsafe {
+                self.board_pass::<AVX512>(board, input, board.points.counts_avx2(input), Some(memo))
+            };
         }
         let mut nz = NonZero::new();
         // SAFETY: both vector passes run on CPUs with AVX2.
@@ -788,6 +840,30 @@ impl NonZero {
         }
     }
 }
+
+/// [`FastNet::forward_counted`]'s vector pass, compiled for one width's
+/// features (the board pass is inlined into each).
+macro_rules! counted_pass {
+    ($name:ident, $features:literal, $avx512:literal) => {
+        impl FastNet {
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = $features)]
+            unsafe fn $name(
+                &self,
+                board: &BoardRows,
+                input: &[f32],
+                counts: &PointCounts,
+                memo: Option<&mut FirstLayerMemo>,
+            ) -> [f32; OUTPUTS] {
+                // SAFETY: both widths' features include AVX2 and FMA.
+                unsafe { self.board_pass::<$avx512>(board, input, *counts, memo) }
+            }
+        }
+    };
+}
+
+counted_pass!(counted_avx512, "avx512f,avx2,fma,f16c", true);
+counted_pass!(counted_avx2, "avx2,fma,f16c,popcnt", false);
 
 /// One first-layer accumulation per vector width: each block of
 /// `8 × LANES` hidden units is summed in eight registers over all the
@@ -1293,15 +1369,20 @@ mod board_tests {
         );
     }
 
+    /// The shipped model's contact and race networks as board networks.
+    fn shipped_board_nets() -> [FastNet; 2] {
+        let model = shipped_model().unwrap();
+        [
+            FastNet::for_board(&model.contact),
+            FastNet::for_board(&model.race),
+        ]
+    }
+
     /// The point and feature sums are exact integers whatever order the
     /// memo changed them in: the same bits as a pass without the memo.
     #[test]
     fn a_memo_walks_board_candidates_to_the_full_pass_answer() {
-        let model = shipped_model().unwrap();
-        let (contact, race) = (
-            FastNet::for_board(&model.contact),
-            FastNet::for_board(&model.race),
-        );
+        let nets = shipped_board_nets();
         let mut checked = [0; 2];
         for (turn, roll) in walk(0x9e37_79b9_7f4a_7c15, 400).into_iter().enumerate() {
             // One memo a roll, as the search keeps, and now and then one
@@ -1309,11 +1390,7 @@ mod board_tests {
             let mut memo = FirstLayerMemo::new();
             let mut carried = FirstLayerMemo::new();
             for (kind, input) in roll {
-                let net = if kind == NetKind::Race {
-                    &race
-                } else {
-                    &contact
-                };
+                let net = &nets[(kind == NetKind::Race) as usize];
                 let full = net.forward(&input);
                 let walked = net.forward_with_memo(&input, &mut memo);
                 assert_eq!(full, walked, "turn {turn}");
@@ -1325,6 +1402,39 @@ mod board_tests {
             }
         }
         assert!(checked.iter().all(|&n| n > 100), "{checked:?}");
+    }
+
+    /// Given the counts, a board network's passes never read the point
+    /// units (the counted encoding leaves them unwritten): with them NaN
+    /// the answers keep the plain pass's bits, memo or not.
+    #[test]
+    fn counted_passes_never_read_the_point_units() {
+        let nets = shipped_board_nets();
+        assert!(nets.iter().all(FastNet::takes_counts));
+        assert!(!FastNet::from(&shipped_model().unwrap().contact).takes_counts());
+        let mut checked = 0;
+        for roll in walk(0x51_7cc1_b727_220a, 300) {
+            let mut memo = FirstLayerMemo::new();
+            for (kind, input) in roll {
+                let net = &nets[(kind == NetKind::Race) as usize];
+                let counts = net.board.as_ref().unwrap().points.counts(&input);
+                let mut blind = input.clone();
+                let half = input.len() / 2;
+                for unit in (0..96).chain(half..half + 96) {
+                    blind[unit] = f32::NAN;
+                }
+                let full = net.forward(&input);
+                assert_eq!(net.forward_counted(&blind, &counts, None), full);
+                assert_eq!(net.forward_counted(&blind, &counts, Some(&mut memo)), full);
+                let portable = net.portable_pass(&blind, Some(&counts));
+                assert!(
+                    close(portable, full, PASSES_AGREE),
+                    "{portable:?} vs {full:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]

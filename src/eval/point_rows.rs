@@ -43,8 +43,10 @@ const MIN_BITS: i32 = 8;
 /// sizes must be a multiple (other networks keep their float rows).
 const UNITS_PER_BLOCK: usize = 128;
 
-/// Checker counts of the 48 points, side 0's first.
-pub(super) type Counts = [u8; SLOTS];
+/// Checker counts of the 48 points, side 0's first: what the encoding
+/// writes for a network that takes counts.
+pub(super) type Counts = super::encoding::PointCounts;
+const _: () = assert!(std::mem::size_of::<Counts>() == SLOTS);
 
 pub(super) struct PointRows {
     hidden: usize,

@@ -147,6 +147,22 @@ pub(super) fn point_units(n: __m256i, out: &mut [f32; 96]) {
     }
 }
 
+/// The checker counts of points 1..=24, capped at 15 as the point units
+/// are, into `out`.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn point_counts(n: __m256i, out: &mut [u8; 24]) {
+    let mut bytes = [0u8; 32];
+    // SAFETY: `bytes` holds the 32 bytes stored.
+    unsafe {
+        _mm256_storeu_si256(
+            bytes.as_mut_ptr().cast(),
+            _mm256_min_epu8(n, _mm256_set1_epi8(15)),
+        )
+    };
+    out.copy_from_slice(&bytes[1..25]);
+}
+
 /// `counts[k] / divisors[k]` for the first `out.len()` features, eight
 /// divisions to an instruction.
 #[target_feature(enable = "avx2")]

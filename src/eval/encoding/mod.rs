@@ -100,7 +100,26 @@ pub fn encode(pos: &Position, kind: NetKind, out: &mut [f32]) {
         // SAFETY: the CPU has the features `encode_avx2` is compiled for.
         return unsafe { encode_avx2(pos, kind, out) };
     }
-    encode_with::<false>(pos, kind, out)
+    encode_with::<false>(pos, kind, out, None)
+}
+
+/// Each side's checker count on its points 1..=24, capped at 15, the
+/// side on roll's first: all that a point's four units say.
+pub type PointCounts = [u8; 48];
+
+/// [`encode`] for a network that reads its point units as checker counts
+/// ([`FastNet::takes_counts`](super::fast_net::FastNet::takes_counts)):
+/// `counts` gets them, and where the AVX2 encoding runs the point units
+/// of `out` are left as they were. Writing 192 floats only for the
+/// network to read the counts back out of them is a sizeable share of
+/// a contact evaluation.
+pub fn encode_counted(pos: &Position, kind: NetKind, out: &mut [f32], counts: &mut PointCounts) {
+    #[cfg(target_arch = "x86_64")]
+    if has_avx2_counts() {
+        // SAFETY: the CPU has the features `encode_counted_avx2` is compiled for.
+        return unsafe { encode_counted_avx2(pos, kind, out, counts) };
+    }
+    encode_with::<false>(pos, kind, out, Some(counts))
 }
 
 /// Whether this CPU has what the AVX2 encoding is compiled for: the
@@ -122,23 +141,50 @@ fn has_avx2_counts() -> bool {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi1,lzcnt")]
 unsafe fn encode_avx2(pos: &Position, kind: NetKind, out: &mut [f32]) {
-    encode_with::<true>(pos, kind, out)
+    encode_with::<true>(pos, kind, out, None)
 }
 
+/// [`encode_counted`] compiled for AVX2, as [`encode_avx2`] is.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,bmi1,lzcnt")]
+unsafe fn encode_counted_avx2(
+    pos: &Position,
+    kind: NetKind,
+    out: &mut [f32],
+    counts: &mut PointCounts,
+) {
+    encode_with::<true>(pos, kind, out, Some(counts))
+}
+
+/// The encoding, and where `counts` is given the point counts too (the
+/// AVX2 pass then writes them instead of the point units).
 #[inline(always)]
-fn encode_with<const AVX2: bool>(pos: &Position, kind: NetKind, out: &mut [f32]) {
+fn encode_with<const AVX2: bool>(
+    pos: &Position,
+    kind: NetKind,
+    out: &mut [f32],
+    mut counts: Option<&mut PointCounts>,
+) {
     debug_assert_eq!(out.len(), kind.inputs());
     let other = pos.swap();
     let sides = [pos, &other];
     let per_side = out.len() / 2;
     for (side, view) in sides.into_iter().enumerate() {
         let block = &mut out[side * per_side..(side + 1) * per_side];
+        let side_counts = counts.as_deref_mut().map(|c| {
+            <&mut [u8; 24]>::try_from(&mut c[side * 24..][..24]).expect("24 points a side")
+        });
         #[cfg(target_arch = "x86_64")]
         if AVX2 {
-            // SAFETY: only `encode_avx2` asks for AVX2, on a CPU with the
-            // features it is compiled for.
-            unsafe { side_avx2(view, kind, block) };
+            // SAFETY: only `encode_avx2` and `encode_counted_avx2` ask for
+            // AVX2, on a CPU with the features they are compiled for.
+            unsafe { side_avx2(view, kind, block, side_counts) };
             continue;
+        }
+        if let Some(side_counts) = side_counts {
+            for (c, &v) in side_counts.iter_mut().zip(&view.raw()[1..=24]) {
+                *c = v.clamp(0, 15) as u8;
+            }
         }
         raw_units(view, &mut block[..RAW_PER_SIDE]);
         match kind {
@@ -155,13 +201,18 @@ fn encode_with<const AVX2: bool>(pos: &Position, kind: NetKind, out: &mut [f32])
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,popcnt,bmi1,lzcnt")]
 #[inline]
-fn side_avx2(view: &Position, kind: NetKind, block: &mut [f32]) {
+fn side_avx2(view: &Position, kind: NetKind, block: &mut [f32], counts: Option<&mut [u8; 24]>) {
     let n = board_lanes::mover_counts(view.raw());
     let (units, rest) = block.split_at_mut(96);
-    let units: &mut [f32; 96] = units
-        .try_into()
-        .expect("a side's block starts with 96 units");
-    board_lanes::point_units(n, units);
+    match counts {
+        Some(counts) => board_lanes::point_counts(n, counts),
+        None => board_lanes::point_units(
+            n,
+            units
+                .try_into()
+                .expect("a side's block starts with 96 units"),
+        ),
+    }
     rest[0] = view.raw()[BAR] as f32 / 2.0;
     rest[1] = (u32::from(crate::backgammon::CHECKERS) - board_lanes::on_board(n)) as f32 / 15.0;
     match kind {
@@ -803,7 +854,7 @@ mod tests {
                 let mut fast = vec![f32::NAN; kind.inputs()];
                 let mut portable = vec![f32::NAN; kind.inputs()];
                 encode(pos, kind, &mut fast);
-                encode_with::<false>(pos, kind, &mut portable);
+                encode_with::<false>(pos, kind, &mut portable, None);
                 let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                 assert_eq!(bits(&fast), bits(&portable), "{kind:?} {pos:?}");
             }
@@ -818,6 +869,48 @@ mod tests {
             assert_eq!(v1, all[..FEATURES_PER_SIDE_V1]);
         }
         assert!(tall > 1000, "{tall} positions with a point of four or more");
+    }
+
+    /// The counted encoding's counts say what the point units say, on
+    /// both passes, and every other input is the plain encoding's.
+    #[test]
+    fn the_counted_encoding_gives_the_units_counts_and_the_same_other_inputs() {
+        let per_side = |kind: NetKind| kind.inputs() / 2;
+        let mut checked = 0;
+        for pos in &walked_and_random_boards() {
+            for kind in [NetKind::Contact, NetKind::Race] {
+                let mut plain = vec![f32::NAN; kind.inputs()];
+                encode(pos, kind, &mut plain);
+                let from_units: Vec<u8> = (0..48)
+                    .map(|slot| {
+                        let at = (slot / 24) * per_side(kind) + (slot % 24) * 4;
+                        let u = &plain[at..at + 4];
+                        (u[0] + u[1] + u[2] + 2.0 * u[3]) as u8
+                    })
+                    .collect();
+                let mut portable = vec![f32::NAN; kind.inputs()];
+                let mut portable_counts = [99u8; 48];
+                encode_with::<false>(pos, kind, &mut portable, Some(&mut portable_counts));
+                let mut fast = vec![f32::NAN; kind.inputs()];
+                let mut fast_counts = [99u8; 48];
+                encode_counted(pos, kind, &mut fast, &mut fast_counts);
+                assert_eq!(portable_counts.to_vec(), from_units, "{pos:?}");
+                assert_eq!(fast_counts.to_vec(), from_units, "{pos:?}");
+                for side in 0..2 {
+                    let others = side * per_side(kind) + 96..(side + 1) * per_side(kind);
+                    let bits = |v: &[f32]| {
+                        v[others.clone()]
+                            .iter()
+                            .map(|x| x.to_bits())
+                            .collect::<Vec<_>>()
+                    };
+                    assert_eq!(bits(&fast), bits(&plain), "{kind:?} {pos:?}");
+                    assert_eq!(bits(&portable), bits(&plain), "{kind:?} {pos:?}");
+                }
+                checked += usize::from(from_units.iter().any(|&n| n > 3));
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[cfg(target_arch = "x86_64")]
