@@ -23,7 +23,9 @@
 //! A backgammon model's networks ([`FastNet::for_board`]) take neither
 //! route for their first layer. Their inputs are the encoding's, so a
 //! point's four inputs are one checker count and its rows can be added
-//! into one row per count ([`super::point_rows`]); the inputs after the
+//! into one row per count ([`super::point_rows`]); the evaluator hands
+//! them the counts themselves ([`FastNet::forward_counted`]), so the
+//! encoding need not write the units. The inputs after the
 //! points are few and almost all non-zero, so they are summed densely
 //! ([`super::feature_rows`]). Both are in 16-bit integers: a row costs
 //! one add or multiply-add per sixteen units, with no widening. Their
