@@ -32,7 +32,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     result
 }
 
-/// Removes the temporary files that [`write`] calls killed mid-way left in
+/// Removes the temporary files that [`write()`] calls killed mid-way left in
 /// `dir` and the folders below it (`.NAME.tmp-PID` whose process is gone),
 /// so that a resumed run does not pile them up. Returns how many went.
 pub fn remove_stale_temporaries(dir: &Path) -> usize {

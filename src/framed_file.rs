@@ -79,7 +79,7 @@ pub fn write_file(
 const DECODE_LIMIT: usize = 1 << 28;
 
 /// A payload decoded with bincode's standard configuration, lengths
-/// bounded by [`DECODE_LIMIT`].
+/// bounded by `DECODE_LIMIT`.
 pub fn decode_payload<T: serde::de::DeserializeOwned>(
     what: &'static str,
     payload: &[u8],

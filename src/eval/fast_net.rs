@@ -14,7 +14,7 @@
 //! separates moves; training keeps the full f32 weights in [`Mlp`]. The
 //! second layer, dense and read whole on every evaluation, is as small in
 //! 16-bit integers and needs no conversion on load
-//! ([`super::quantized_mid`]).
+//! (`quantized_mid`).
 //!
 //! A roll's candidates, evaluated one after another, can go through a
 //! [`FirstLayerMemo`]: each then adds only the rows of the inputs that
@@ -23,11 +23,11 @@
 //! A backgammon model's networks ([`FastNet::for_board`]) take neither
 //! route for their first layer. Their inputs are the encoding's, so a
 //! point's four inputs are one checker count and its rows can be added
-//! into one row per count ([`super::point_rows`]); the evaluator hands
+//! into one row per count (`point_rows`); the evaluator hands
 //! them the counts themselves ([`FastNet::forward_counted`]), so the
 //! encoding need not write the units. The inputs after the
 //! points are few and almost all non-zero, so they are summed densely
-//! ([`super::feature_rows`]). Both are in 16-bit integers: a row costs
+//! (`feature_rows`). Both are in 16-bit integers: a row costs
 //! one add or multiply-add per sixteen units, with no widening. Their
 //! memo keeps integer sums, so a candidate redoes only the points and
 //! input pairs that changed and still gets a fresh pass's bits.
@@ -160,7 +160,7 @@ impl From<&Mlp> for FastNet {
 impl FastNet {
     /// The network of a backgammon model, whose inputs are the encoding's
     /// (each side's half starting with its points' four inputs a point):
-    /// its first layer in integers ([`PointRows`], [`FeatureRows`]) where
+    /// its first layer in integers (`PointRows`, `FeatureRows`) where
     /// its weights allow, else as [`FastNet::from`] builds it. Its inputs
     /// must then be the encoding's, whose point inputs say a count.
     pub fn for_board(m: &Mlp) -> FastNet {

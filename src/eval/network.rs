@@ -215,7 +215,7 @@ pub fn upper_layers<const FUSED: bool, const BLOCK: usize>(
 /// `BLOCK / lanes` registers each (at 32 units, two of AVX2's sums
 /// spilled to the stack on every step). This pass serves the reference
 /// network, and the evaluator where its 16-bit integer layer
-/// ([`super::quantized_mid`]) cannot hold the weights.
+/// (`quantized_mid`) cannot hold the weights.
 #[inline(always)]
 pub fn mid_layer<'s, const FUSED: bool, const BLOCK: usize>(
     w: &[f32],

@@ -31,7 +31,7 @@ pub struct Replayed {
 }
 
 impl Replayed {
-    /// The decision as a [`Setup`] (position, cube, score, dice) from
+    /// The decision as a [`Setup`](crate::backgammon::Setup) (position, cube, score, dice) from
     /// the view of the player on roll, for analysis and for the IDs a
     /// player pastes into `kotra-ai analyze`.
     pub fn setup(&self) -> crate::backgammon::Setup {

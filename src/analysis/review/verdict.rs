@@ -76,7 +76,7 @@ pub struct Verdict {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub luck: Option<f32>,
     /// The best moves at the review's ply with their normalised equities,
-    /// best first (checker plays only, at most [`ALTERNATIVES`]).
+    /// best first (checker plays only, at most `ALTERNATIVES`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub alternatives: Vec<(String, f32)>,
     /// The same luck in the stakes of the game: points (money, at the

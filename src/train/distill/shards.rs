@@ -2,7 +2,7 @@
 //!
 //! The teacher's games are nearly all of a distillation's cost, and each
 //! chunk of them depends on the teacher's weights, its set's seed and the
-//! chunk's number alone ([`TeacherSet::play`]). So shard `i` of `n` plays
+//! chunk's number alone (`TeacherSet::play`). So shard `i` of `n` plays
 //! every `n`-th chunk of every set, in any process on any machine, and
 //! writes it to a shared folder under a name that is the hash of what
 //! determines it. A shard run twice, requeued or killed half-way finds the
