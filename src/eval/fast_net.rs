@@ -93,7 +93,7 @@ pub struct FastNet {
     w1_rounded: Vec<f32>,
     b1: Vec<f32>,
     /// A board network's first layer in integers ([`FastNet::for_board`]):
-    /// where present, the rows above are not read.
+    /// where present, no pass reads the rows above, and they are empty.
     board: Option<BoardRows>,
     /// The second hidden layer, if the network has one.
     mid: Option<SecondLayer>,
@@ -170,9 +170,14 @@ impl FastNet {
                 points,
             })
         });
-        FastNet {
-            board,
-            ..FastNet::from(m)
+        match board {
+            Some(board) => FastNet {
+                board: Some(board),
+                w1_half: LineAligned::copied(&[]),
+                w1_rounded: Vec::new(),
+                ..FastNet::from(m)
+            },
+            None => FastNet::from(m),
         }
     }
 
