@@ -114,7 +114,7 @@ fn checkers_are_conserved_and_pips_match_the_dice() {
                         s.to == 0 || raw[s.to as usize] >= -1,
                         "{s:?} onto a closed point"
                     );
-                    r = r.apply_play(&kotra::backgammon::Play::from_steps(&[*s]));
+                    r = r.apply_play(&kotra::backgammon::Play::from_steps(&[s]));
                 }
                 assert_eq!(r, q, "replaying the steps reaches the candidate");
                 // The pip count drops by the pips the play moved.

@@ -152,7 +152,6 @@ impl<'a> Analyzer<'a> {
                     steps: list.as_slice()[r.index]
                         .play
                         .steps()
-                        .iter()
                         .map(|s| (s.from, s.to))
                         .collect(),
                 })

@@ -11,7 +11,7 @@ mod step_orders;
 
 pub use dice::{Dice, DiceError};
 pub use movegen::{Candidate, MoveList, legal_moves, legal_moves_reference, with_legal_moves};
-pub use play::{Play, Step};
+pub use play::{Play, Step, Steps};
 pub use position::{BAR, CHECKERS, OPP_BAR, Position, PositionError, Side};
 pub use setup::{CubeOwner, MatchInfo, Owner, Setup, SetupStateError};
 pub use step_orders::step_orders;

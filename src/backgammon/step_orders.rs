@@ -19,7 +19,7 @@ pub fn step_orders(position: &Position, dice: Dice) -> Vec<(Play, Position)> {
     if list.is_forfeit() {
         return Vec::new();
     }
-    let length = list.as_slice()[0].play.steps().len();
+    let length = list.as_slice()[0].play.len();
     let mut finals: Vec<Position> = list.iter().map(|c| c.position).collect();
     finals.sort_unstable_by_key(|p| *p.raw());
     let dice: Vec<usize> = if dice.is_double() {
@@ -47,7 +47,7 @@ fn walk(
     finals: &[Position],
     out: &mut Vec<(Play, Position)>,
 ) {
-    if play.steps().len() == length {
+    if play.len() == length {
         if finals.binary_search_by_key(at.raw(), |p| *p.raw()).is_ok() {
             out.push((*play, *at));
         }
@@ -113,7 +113,7 @@ mod tests {
         let (orders, _) = orders("4HPwATDgc/ABMA", "62");
         let steps: Vec<Vec<(u8, u8)>> = orders
             .iter()
-            .map(|(p, _)| p.steps().iter().map(|s| (s.from, s.to)).collect())
+            .map(|(p, _)| p.steps().map(|s| (s.from, s.to)).collect())
             .collect();
         assert!(steps.contains(&vec![(13, 7), (7, 5)]));
         assert!(steps.contains(&vec![(13, 11), (11, 5)]));

@@ -68,7 +68,7 @@ impl Route {
 
 /// Formats `play` made from `before` (mover's view) in gnubg notation.
 pub fn format(before: &Position, play: &Play) -> String {
-    let mut steps: Vec<Step> = play.steps().to_vec();
+    let mut steps: Vec<Step> = play.steps().collect();
     steps.sort_by(|a, b| b.from.cmp(&a.from).then(b.to.cmp(&a.to)));
     // Only the first checker to land on a blot hits it.
     let mut blots: Vec<u8> = (1..=24u8)

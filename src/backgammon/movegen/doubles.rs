@@ -36,7 +36,7 @@ pub(super) fn doubles(position: &Position, die: usize, out: &mut MoveList) {
     // end before any can bear off.
     let outside = position.outside_home();
     let on_board = masks.occupied & BAR_BIT == 0 && outside >= 4;
-    type Search = Inner<Inner<Inner<Last>>>;
+    type Search = Inner<Inner<Third>>;
     match (on_board, can_hit(masks.occupied, masks.blots)) {
         (true, true) => Search::search::<OnBoard, true>(&steps, &turn, &mut appender),
         (true, false) => Search::search::<OnBoard, false>(&steps, &turn, &mut appender),
@@ -58,7 +58,7 @@ struct Turn {
     occupied: u32,
     blots: u32,
     top: usize,
-    played: u64,
+    played: u32,
 }
 
 /// Where the turn's steps may start and end: anywhere the rules allow,
@@ -78,6 +78,11 @@ trait Reach {
     fn all_off(occupied: u32) -> bool {
         occupied == 0
     }
+    /// Whether a step's sources are the mover's points among
+    /// [`DieSteps::on_board`]: then the sources after a step follow from
+    /// those before it and the board's single checkers, and [`Third`]
+    /// finds the last two steps together.
+    const FIXED_SOURCES: bool = false;
 }
 
 /// Any turn: the bar, the board and bearing off.
@@ -106,6 +111,7 @@ impl Reach for OnBoard {
     fn all_off(_: u32) -> bool {
         false
     }
+    const FIXED_SOURCES: bool = true;
 }
 
 /// A turn that starts with every checker home: the bear-off.
@@ -144,7 +150,7 @@ fn ended<R: Reach>(sources: u32, depth: u8, turn: &Turn, out: &mut Appender) -> 
         return false;
     }
     let level = if R::all_off(turn.occupied) { 4 } else { depth };
-    out.push_at(&turn.board, Play::packed(turn.played, depth), level);
+    out.push_at(&turn.board, turn.played, level);
     true
 }
 
@@ -174,6 +180,56 @@ impl<Next: Level> Level for Inner<Next> {
     }
 }
 
+/// The third step, and with [`Reach::FIXED_SOURCES`] the fourth in the
+/// same loop: the fourth step's sources follow from the third's with a few
+/// mask operations, where a node of its own would build them from the
+/// board.
+struct Third;
+
+impl Level for Third {
+    const DEPTH: u8 = 2;
+
+    #[inline(always)]
+    fn search<R: Reach, const HITS: bool>(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
+        if !R::FIXED_SOURCES {
+            return Inner::<Last>::search::<R, HITS>(steps, turn, out);
+        }
+        let sources = R::sources(steps, turn.occupied, turn.top);
+        if ended::<R>(sources, Self::DEPTH, turn, out) {
+            return;
+        }
+        let singles = turn.board.singles();
+        let mut left = sources;
+        loop {
+            let from = pop_lowest(&mut left);
+            let to = R::target(steps, from);
+            let hit = HITS && turn.blots & (1 << to) != 0;
+            let board = turn.board.stepped(steps.die, from, to, hit);
+            let played = turn.played | Play::packed_step(Self::DEPTH, from, to);
+            // This step's sources from its own point down, less its point
+            // if it left the last checker there, and plus the point it
+            // landed on if a step may leave from there.
+            let mut fourth = sources & ((2u32 << from) - 1) & !(singles & 1 << from)
+                | steps.on_board() & 1 << to;
+            if fourth == 0 {
+                out.push_at(&board, played, Last::DEPTH);
+            } else if out.raised_to(4) {
+                out.make_room_for_sources();
+                let blots = turn.blots & !(1 << to);
+                loop {
+                    last_step::<R, HITS>(steps, &board, blots, played, &mut fourth, out);
+                    if fourth == 0 {
+                        break;
+                    }
+                }
+            }
+            if left == 0 {
+                break;
+            }
+        }
+    }
+}
+
 impl Level for Last {
     const DEPTH: u8 = 3;
 
@@ -185,16 +241,47 @@ impl Level for Last {
         }
         if out.raised_to(4) {
             out.make_room_for_sources();
-            while sources != 0 {
-                let from = pop_highest(&mut sources);
-                let to = R::target(steps, from);
-                let played = turn.played | Play::packed_step(3, from, to);
-                let hit = HITS && turn.blots & (1 << to) != 0;
-                let board = turn.board.stepped(steps.die, from, to, hit);
-                // SAFETY: one write a source (at most 25: the bar and the
-                // points), and room was made for that many.
-                unsafe { out.push_packed_in_room_if(&board, played, 4, true) };
+            // Sources is not empty (the turn did not end): the loop tests
+            // for more only after the first.
+            loop {
+                let (board, blots, played) = (&turn.board, turn.blots, turn.played);
+                last_step::<R, HITS>(steps, board, blots, played, &mut sources, out);
+                if sources == 0 {
+                    break;
+                }
             }
         }
     }
+}
+
+/// Writes the candidate of the fourth step from the lowest of the
+/// non-empty `sources`, from `board` with `blots` left to hit and the
+/// first three steps `played`, and takes that source out.
+#[inline(always)]
+fn last_step<R: Reach, const HITS: bool>(
+    steps: &DieSteps,
+    board: &Wide,
+    blots: u32,
+    played: u32,
+    sources: &mut u32,
+    out: &mut Appender,
+) {
+    let from = pop_lowest(sources);
+    let to = R::target(steps, from);
+    let played = played | Play::packed_step(Last::DEPTH, from, to);
+    let hit = HITS && blots & (1 << to) != 0;
+    let board = board.stepped(steps.die, from, to, hit);
+    // SAFETY: the caller made room for one write a source (at most 25:
+    // the bar and the points), and writes one a source.
+    unsafe { out.push_packed_in_room_if(&board, played, true) };
+}
+
+/// The lowest point in a non-empty mask, removed from it. The search may
+/// take a node's sources in any order (each subtree stays below its own
+/// source), and the lowest is two instructions cheaper than the highest.
+#[inline(always)]
+fn pop_lowest(mask: &mut u32) -> usize {
+    let k = mask.trailing_zeros() as usize;
+    *mask &= *mask - 1;
+    k
 }

@@ -42,7 +42,11 @@ use wide::step;
 
 /// One legal way to play a roll and the position it leads to (still from the
 /// mover's view; call [`Position::swap`] to hand the turn over).
+///
+/// The 26 board bytes and the 4 play bytes fill one aligned 32-byte slot,
+/// which the generators write with whole aligned stores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
 pub struct Candidate {
     pub position: Position,
     pub play: Play,

@@ -65,14 +65,14 @@ fn sequences<const HITS: bool>(
             let hash = step_hash(from, to, hit);
             let played = Play::packed_step(0, from, to);
             if to == 0 && last_checker {
-                seen.record(&mut out, &board, hash, played, 1, BOTH_DICE);
+                seen.record(&mut out, &board, hash, played, BOTH_DICE);
                 continue;
             }
             let occupied = after_step(occupied, from, base.get(from), to);
             let blots = masks.blots & !(1 << to);
             let mut then = second.sources(occupied, BAR);
             if then == 0 {
-                seen.record(&mut out, &board, hash, played, 1, alone);
+                seen.record(&mut out, &board, hash, played, alone);
             }
             if pass == 1 {
                 // Except a high step from where this low step landed: that
@@ -88,7 +88,7 @@ fn sequences<const HITS: bool>(
                 let hit = HITS && blots & (1 << to) != 0;
                 let hash = hash.wrapping_add(step_hash(from, to, hit));
                 let end = board.stepped(second.die, from, to, hit);
-                seen.record(&mut out, &end, hash, both, 2, BOTH_DICE);
+                seen.record(&mut out, &end, hash, both, BOTH_DICE);
             }
         }
     }
@@ -153,15 +153,7 @@ impl Seen {
     /// [`MoveList::record`] for a play given as [`Play::packed`] takes it,
     /// finding an earlier equal result through the table.
     #[inline(always)]
-    fn record(
-        &mut self,
-        out: &mut Appender,
-        board: &Wide,
-        hash: u64,
-        steps: u64,
-        len: u8,
-        level: u8,
-    ) {
+    fn record(&mut self, out: &mut Appender, board: &Wide, hash: u64, steps: u32, level: u8) {
         if level < out.level() {
             return;
         }
@@ -176,7 +168,7 @@ impl Seen {
             // More results than the table indexes: cannot happen with at
             // most seven source points a die, but stay correct regardless.
             if !(0..self.kept).any(|i| board.is(out.kept(i))) {
-                out.push_packed_if(board, steps, len, true);
+                out.push_packed_if(board, steps, true);
                 self.kept += 1;
             }
             return;
@@ -187,7 +179,7 @@ impl Seen {
             if entry == 0 {
                 self.kept += 1;
                 self.slots[k] = self.kept as u8;
-                out.push_packed_if(board, steps, len, true);
+                out.push_packed_if(board, steps, true);
                 return;
             }
             if board.is(out.kept(usize::from(entry) - 1)) {

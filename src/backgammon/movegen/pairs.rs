@@ -44,7 +44,7 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
     // Only the first `nb` are ever read; zeroing the whole array cost more
     // than the adds save.
     let mut delta_b = [std::mem::MaybeUninit::<Wide>::uninit(); 16];
-    let mut step_b = [0u64; 16];
+    let mut step_b = [0u32; 16];
     for (k, &j) in src_b[..nb].iter().enumerate() {
         let j = j as usize;
         delta_b[k].write(Wide::step(p, b, j));
@@ -83,7 +83,7 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
         for ((&j, &step), delta) in board_b {
             let j = j as usize;
             let keep = skip >> j & 1 == 0;
-            let steps = step_a | step << 16;
+            let steps = step_a | step << Play::STEP_BITS;
             push_pair(
                 &mut appender,
                 &with_a.plus(delta),
@@ -95,7 +95,7 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
         }
         if nb_board < nb {
             let keep = skip >> BAR & 1 == 0;
-            let steps = step_b[nb_board] | step_a << 16;
+            let steps = step_b[nb_board] | step_a << Play::STEP_BITS;
             let board = with_a.plus(&delta_b[nb_board]);
             push_pair(
                 &mut appender,
@@ -129,7 +129,7 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
                 base.stepped(first, k, mid, v == -1)
                     .stepped(second, mid, dest, hit_at_dest);
             let steps = Play::packed_step(0, k, mid) | Play::packed_step(1, mid, dest);
-            appender.push_packed_if(&board, steps, 2, keep);
+            appender.push_packed_if(&board, steps, keep);
         }
     }
     appender.finish();
@@ -147,7 +147,6 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
                 appender.push_packed_if(
                     &base.plus(&Wide::step(p, d, i)),
                     Play::packed_step(0, i, i - d),
-                    1,
                     !on_bar | (i == BAR),
                 );
             }
@@ -168,12 +167,12 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
 fn push_pair(
     out: &mut Appender,
     board: &Wide,
-    steps: u64,
+    steps: u32,
     keep: bool,
     hit_twice: bool,
     a_landed: usize,
 ) {
-    out.push_packed_if(board, steps, 2, keep);
+    out.push_packed_if(board, steps, keep);
     if keep & hit_twice {
         let last = out.last_mut();
         last.pips[a_landed] -= 1;

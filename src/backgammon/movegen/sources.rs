@@ -62,6 +62,13 @@ impl DieSteps {
         ((occupied & (self.on_board | 1 << self.die)) | (highest & below_die)) & ((2u32 << top) - 1)
     }
 
+    /// The points a step may leave on the board, were the mover's checkers
+    /// there: fixed through the turn.
+    #[inline(always)]
+    pub(super) fn on_board(&self) -> u32 {
+        self.on_board
+    }
+
     /// [`DieSteps::sources`] for a turn with no checker on the bar and
     /// none that can bear off.
     #[inline(always)]

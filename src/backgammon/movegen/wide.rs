@@ -1,14 +1,19 @@
 //! The fast generators' board: a position as two 16-byte vectors, the
 //! step deltas they add, bit masks of the points, and an appender that
 //! writes candidates straight into a [`MoveList`].
+//!
+//! The vectors are laid out as a [`Candidate`] is, board first and the
+//! play's bytes after it, so that a candidate is written with two aligned
+//! vector stores and one 4-byte store.
 
 use super::super::play::{Play, Step};
 use super::super::position::{OPP_BAR, Position};
 use super::{Candidate, MoveList};
 
-/// A board as two overlapping 16-byte halves (slots 0..16 and 10..26), so
-/// that adding boards is two vector adds and storing one is two vector
-/// stores straight into the move list; the six shared slots always agree.
+/// A board as two 16-byte halves, slots 0..16 and 16..26 followed by six
+/// zero bytes (where a candidate keeps its play), so that adding boards is
+/// two vector adds and storing one is two vector stores straight into the
+/// move list.
 #[derive(Clone, Copy)]
 #[repr(C, align(16))]
 pub(super) struct Wide {
@@ -17,7 +22,9 @@ pub(super) struct Wide {
 }
 
 /// The slot where the upper half starts.
-const HI: usize = 10;
+const HI: usize = 16;
+/// Slots of a board.
+const SLOTS: usize = 26;
 
 impl Wide {
     const ZERO: Wide = Wide {
@@ -27,19 +34,36 @@ impl Wide {
 
     #[inline(always)]
     pub(super) fn of(position: &Position) -> Wide {
-        let mut w = Wide::ZERO;
-        w.lo.copy_from_slice(&position.pips[..16]);
-        w.hi.copy_from_slice(&position.pips[HI..]);
-        w
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_loadu_si128, _mm_srli_si128};
+            // SAFETY: SSE2 is part of x86-64; both loads lie within the
+            // position's 26 bytes (0..16 and 10..26), and the second,
+            // shifted down six bytes, is slots 16..26 and six zeros.
+            unsafe {
+                let pips = position.pips.as_ptr();
+                let lo = _mm_loadu_si128(pips.cast());
+                let hi = _mm_srli_si128::<{ 32 - SLOTS as i32 }>(_mm_loadu_si128(
+                    pips.add(SLOTS - 16).cast(),
+                ));
+                std::mem::transmute([lo, hi])
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut w = Wide::ZERO;
+            w.lo.copy_from_slice(&position.pips[..HI]);
+            w.hi[..SLOTS - HI].copy_from_slice(&position.pips[HI..]);
+            w
+        }
     }
 
-    /// Slot `k`'s value: the upper half holds slots from `HI` on, six
-    /// bytes further along than in a position.
+    /// Slot `k`'s value.
     #[inline(always)]
     pub(super) fn get(&self, k: usize) -> i8 {
         // SAFETY: `Wide` is 32 plain bytes.
         let bytes: &[i8; 32] = unsafe { &*(self as *const Wide).cast::<[i8; 32]>() };
-        bytes[k + (16 - HI) * usize::from(k >= HI)]
+        bytes[k]
     }
 
     /// The board after a checker moves `die` pips from `from` (off the board
@@ -66,27 +90,31 @@ impl Wide {
         {
             use std::arch::x86_64::{
                 __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+                _mm_srli_si128,
             };
             // SAFETY: SSE2 is part of x86-64; both loads lie within the
-            // position's 26 bytes (0..16 and 10..26).
+            // position's 26 bytes (0..16 and 10..26). The upper half's six
+            // zero bytes are compared with the load's six shifted-in zeros.
             unsafe {
                 let x: [__m128i; 2] = std::mem::transmute(*self);
                 let pips = position.pips.as_ptr();
                 let lo = _mm_loadu_si128(pips.cast());
-                let hi = _mm_loadu_si128(pips.add(HI).cast());
+                let hi = _mm_loadu_si128(pips.add(SLOTS - 16).cast());
+                let hi = _mm_srli_si128::<{ 32 - SLOTS as i32 }>(hi);
                 let same = _mm_and_si128(_mm_cmpeq_epi8(lo, x[0]), _mm_cmpeq_epi8(hi, x[1]));
                 _mm_movemask_epi8(same) == 0xFFFF
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            self.position() == *position
+            (0..SLOTS).all(|k| self.get(k) == position.pips[k])
         }
     }
 
     /// Bit masks of the slots: the mover's checkers, the points open to
     /// them (empty, held, or a single opposing checker), and the opponent's
-    /// blots.
+    /// blots. The six zero bytes after the board show as open, never as
+    /// the mover's or as blots.
     #[inline(always)]
     pub(super) fn masks(&self) -> Masks {
         #[cfg(target_arch = "x86_64")]
@@ -118,13 +146,33 @@ impl Wide {
                 open: 0,
                 blots: 0,
             };
-            for k in 0..26 {
+            for k in 0..32 {
                 let v = self.get(k);
                 m.occupied |= u32::from(v > 0) << k;
                 m.open |= u32::from(v >= -1) << k;
                 m.blots |= u32::from(v == -1) << k;
             }
             m
+        }
+    }
+
+    /// The slots where the mover has exactly one checker, a bit a slot.
+    #[inline(always)]
+    pub(super) fn singles(&self) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8};
+            // SAFETY: SSE2 is part of x86-64; `Wide` is two `__m128i`.
+            unsafe {
+                let x: [__m128i; 2] = std::mem::transmute(*self);
+                let one = _mm_set1_epi8(1);
+                _mm_movemask_epi8(_mm_cmpeq_epi8(x[0], one)) as u32
+                    | (_mm_movemask_epi8(_mm_cmpeq_epi8(x[1], one)) as u32) << HI
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            (0..SLOTS).fold(0, |m, k| m | u32::from(self.get(k) == 1) << k)
         }
     }
 
@@ -143,7 +191,7 @@ impl Wide {
                 let mut m = [[0u8; 16]; 2];
                 let mut k = 7;
                 while k <= 25 {
-                    if k < 16 {
+                    if k < HI {
                         m[0][k] = 0xFF;
                     } else {
                         m[1][k - HI] = 0xFF;
@@ -174,10 +222,9 @@ impl Wide {
 
     /// Adds `v` to slot `k` (table building only).
     const fn add(&mut self, k: usize, v: i8) {
-        if k < 16 {
+        if k < HI {
             self.lo[k] += v;
-        }
-        if k >= HI {
+        } else {
             self.hi[k - HI] += v;
         }
     }
@@ -288,23 +335,13 @@ impl<'a> Appender<'a> {
         }
     }
 
-    /// Writes a candidate after the last one and keeps it if `keep`.
+    /// Writes a candidate, its play given as [`Play::packed`] takes it,
+    /// after the last one and keeps it if `keep`.
     #[inline(always)]
-    pub(super) fn push_if(&mut self, board: &Wide, play: Play, keep: bool) {
-        self.write(board, |at| {
-            // SAFETY: `write` passes a slot with room for the play.
-            unsafe { at.write(play) }
-        });
-        self.advance(keep);
-    }
-
-    /// [`Appender::push_if`] for a play given as [`Play::packed`] takes it:
-    /// one 8-byte store and one byte instead of a store per step byte.
-    #[inline(always)]
-    pub(super) fn push_packed_if(&mut self, board: &Wide, steps: u64, len: u8, keep: bool) {
+    pub(super) fn push_packed_if(&mut self, board: &Wide, steps: u32, keep: bool) {
         self.make_room_for_one();
         // SAFETY: room for this one was made just above.
-        unsafe { self.push_packed_in_room_if(board, steps, len, keep) }
+        unsafe { self.push_packed_in_room_if(board, steps, keep) }
     }
 
     /// Keeps the candidate just written if `keep`.
@@ -313,15 +350,6 @@ impl<'a> Appender<'a> {
         // SAFETY: `write` checked that the written slot is within the
         // capacity, so one past it is at most the end.
         self.next = unsafe { self.next.add(usize::from(keep)) };
-    }
-
-    /// Writes `board` into the next slot and the play by `play`, given
-    /// where it goes; does not keep the candidate.
-    #[inline(always)]
-    fn write(&mut self, board: &Wide, play: impl FnOnce(*mut Play)) {
-        self.make_room_for_one();
-        // SAFETY: room for this one was made just above.
-        unsafe { self.write_in_room(board, play) }
     }
 
     /// Makes room for the next candidate.
@@ -352,54 +380,40 @@ impl<'a> Appender<'a> {
     /// Fewer candidates were written since
     /// [`Appender::make_room_for_sources`] than [`SOURCES_ROOM`].
     #[inline(always)]
-    pub(super) unsafe fn push_packed_in_room_if(
-        &mut self,
-        board: &Wide,
-        steps: u64,
-        len: u8,
-        keep: bool,
-    ) {
-        // SAFETY: the caller made room; the play's slot is in it.
-        unsafe { self.write_in_room(board, |at| Play::write_packed(at, steps, len)) };
-        self.advance(keep);
-    }
-
-    /// [`Appender::write`] without the room check.
-    ///
-    /// # Safety
-    /// The next slot is within the list's capacity.
-    #[inline(always)]
-    unsafe fn write_in_room(&mut self, board: &Wide, play: impl FnOnce(*mut Play)) {
+    pub(super) unsafe fn push_packed_in_room_if(&mut self, board: &Wide, steps: u32, keep: bool) {
         debug_assert!(self.next < self.end, "no room for a candidate");
-        // SAFETY: in bounds (the caller's promise); the position's 26 bytes
-        // are written by the two stores (slots 0..16 and 10..26) and the
-        // play by `play`, so the candidate is fully initialised before
-        // `finish` makes it part of the vector.
+        // SAFETY: in bounds (the caller's promise). A candidate is 32
+        // bytes, 32-aligned, its board first and its play at byte 26: the
+        // two aligned stores write the board and six zero bytes over the
+        // play and the padding, and the play's store then writes the play,
+        // so the candidate is fully initialised before `finish` makes it
+        // part of the vector.
         unsafe {
             let slot = self.next;
-            let pips = std::ptr::addr_of_mut!((*slot).position.pips).cast::<i8>();
             #[cfg(target_arch = "x86_64")]
             {
-                use std::arch::x86_64::{__m128i, _mm_storeu_si128};
+                use std::arch::x86_64::{__m128i, _mm_store_si128};
                 let halves: [__m128i; 2] = std::mem::transmute(*board);
-                _mm_storeu_si128(pips.cast(), halves[0]);
-                _mm_storeu_si128(pips.add(HI).cast(), halves[1]);
+                let at = slot.cast::<__m128i>();
+                _mm_store_si128(at, halves[0]);
+                _mm_store_si128(at.add(1), halves[1]);
             }
             #[cfg(not(target_arch = "x86_64"))]
             {
-                pips.cast::<[i8; 16]>().write_unaligned(board.lo);
-                pips.add(HI).cast::<[i8; 16]>().write_unaligned(board.hi);
+                slot.cast::<Wide>().write(*board);
             }
-            play(std::ptr::addr_of_mut!((*slot).play));
+            Play::write_packed(std::ptr::addr_of_mut!((*slot).play), steps);
         }
+        self.advance(keep);
     }
 
     /// Appends a candidate found at `level` of [`MoveList::record`]'s
-    /// order, dropping those of a worse level and ignoring it if worse.
+    /// order, its play packed, dropping those of a worse level and
+    /// ignoring it if worse.
     #[inline(always)]
-    pub(super) fn push_at(&mut self, board: &Wide, play: Play, level: u8) {
+    pub(super) fn push_at(&mut self, board: &Wide, steps: u32, level: u8) {
         if self.raised_to(level) {
-            self.push_if(board, play, true);
+            self.push_packed_if(board, steps, true);
         }
     }
 
@@ -458,13 +472,13 @@ impl<'a> Appender<'a> {
     /// The last candidate appended, to patch in place.
     pub(super) fn last_mut(&mut self) -> &mut Position {
         assert!(self.next > self.items, "no candidate kept");
-        // SAFETY: the slot before `next` was fully written by `push_if`.
+        // SAFETY: the slot before `next` was fully written by `push_packed_if`.
         unsafe { &mut (*self.next.sub(1)).position }
     }
 
     pub(super) fn finish(self) {
         let len = self.len();
-        // SAFETY: every slot below `len` was written by `push_if`.
+        // SAFETY: every slot below `len` was written by `push_packed_if`.
         unsafe { self.list.items.set_len(len) }
         self.list.level = self.level;
     }
@@ -481,7 +495,7 @@ const SOURCES_ROOM: usize = 26;
 #[cold]
 #[inline(never)]
 fn grown(list: &mut MoveList, len: usize, n: usize) -> (*mut Candidate, usize) {
-    // SAFETY: every slot below `len` was written by `push_if`.
+    // SAFETY: every slot below `len` was written by `push_packed_if`.
     unsafe { list.items.set_len(len) }
     list.items.reserve(len.max(64).max(n));
     (list.items.as_mut_ptr(), list.items.capacity())

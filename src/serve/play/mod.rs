@@ -70,7 +70,7 @@ fn view(s: &Session, id: u64) -> Value {
                     let i = ends
                         .binary_search_by_key(end.raw(), |p| *p.raw())
                         .expect("listed");
-                    let steps: Vec<[u8; 2]> = play.steps().iter().map(|s| [s.from, s.to]).collect();
+                    let steps: Vec<[u8; 2]> = play.steps().map(|s| [s.from, s.to]).collect();
                     orders.push(json!({ "move": i, "steps": steps }));
                 }
             }
