@@ -13,7 +13,7 @@
 use super::super::play::Play;
 use super::super::position::{BAR, Position};
 use super::MoveList;
-use super::sources::{BAR_BIT, DieSteps, can_hit, pop_highest};
+use super::sources::{BAR_BIT, DieSteps, can_hit, pop_highest, pop_lowest};
 use super::wide::{Appender, Wide};
 
 /// The legal moves of the double `die`-`die`, written into `out`.
@@ -199,6 +199,8 @@ impl Level for Third {
             return;
         }
         let singles = turn.board.singles();
+        // Lowest first: each subtree stays below its own source, so any
+        // order of a node's children gives the same set.
         let mut left = sources;
         loop {
             let from = pop_lowest(&mut left);
@@ -274,14 +276,4 @@ fn last_step<R: Reach, const HITS: bool>(
     // SAFETY: the caller made room for one write a source (at most 25:
     // the bar and the points), and writes one a source.
     unsafe { out.push_packed_in_room_if(&board, played, true) };
-}
-
-/// The lowest point in a non-empty mask, removed from it. The search may
-/// take a node's sources in any order (each subtree stays below its own
-/// source), and the lowest is two instructions cheaper than the highest.
-#[inline(always)]
-fn pop_lowest(mask: &mut u32) -> usize {
-    let k = mask.trailing_zeros() as usize;
-    *mask &= *mask - 1;
-    k
 }

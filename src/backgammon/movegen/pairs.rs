@@ -2,7 +2,7 @@
 
 use super::super::play::Play;
 use super::super::position::{BAR, OPP_BAR, Position};
-use super::sources::BAR_BIT;
+use super::sources::{BAR_BIT, pop_lowest};
 use super::wide::{Appender, Wide};
 use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
 
@@ -114,8 +114,7 @@ pub(super) fn mixed_without_bear_off(position: &Position, a: usize, b: usize, ou
         chains &= 1 << BAR;
     }
     while chains != 0 {
-        let k = chains.trailing_zeros() as usize;
-        chains &= chains - 1;
+        let k = pop_lowest(&mut chains);
         let dest = k - (a + b);
         let hit_at_dest = p[dest] == -1;
         let (mid_a, mid_b) = (k - a, k - b);
@@ -185,8 +184,7 @@ fn push_pair(
 fn lowest_first(mut mask: u32, out: &mut [u8; 16]) -> usize {
     let n = mask.count_ones() as usize;
     for slot in out.iter_mut().take(n) {
-        *slot = mask.trailing_zeros() as u8;
-        mask &= mask - 1;
+        *slot = pop_lowest(&mut mask) as u8;
     }
     n
 }

@@ -103,6 +103,16 @@ pub(super) fn pop_highest(mask: &mut u32) -> usize {
     k
 }
 
+/// The lowest point in a non-empty mask, removed from it: two
+/// instructions cheaper than [`pop_highest`], for loops whose order does
+/// not matter.
+#[inline(always)]
+pub(super) fn pop_lowest(mask: &mut u32) -> usize {
+    let k = mask.trailing_zeros() as usize;
+    *mask &= *mask - 1;
+    k
+}
+
 /// The mask after a checker moves `from` → `to` (0 = off), given the
 /// count that was on `from`.
 #[inline(always)]

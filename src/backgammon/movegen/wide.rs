@@ -83,31 +83,25 @@ impl Wide {
         STEP_TABLE[die][usize::from(hit)][from]
     }
 
-    /// Whether `position` is this board: two vector compares.
+    /// Whether `position` is this board: two vector compares with the
+    /// position as [`Wide::of`] loads it.
     #[inline(always)]
     pub(super) fn is(&self, position: &Position) -> bool {
+        let other = Wide::of(position);
         #[cfg(target_arch = "x86_64")]
         {
-            use std::arch::x86_64::{
-                __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8,
-                _mm_srli_si128,
-            };
-            // SAFETY: SSE2 is part of x86-64; both loads lie within the
-            // position's 26 bytes (0..16 and 10..26). The upper half's six
-            // zero bytes are compared with the load's six shifted-in zeros.
+            use std::arch::x86_64::{__m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_movemask_epi8};
+            // SAFETY: SSE2 is part of x86-64; `Wide` is two `__m128i`.
             unsafe {
                 let x: [__m128i; 2] = std::mem::transmute(*self);
-                let pips = position.pips.as_ptr();
-                let lo = _mm_loadu_si128(pips.cast());
-                let hi = _mm_loadu_si128(pips.add(SLOTS - 16).cast());
-                let hi = _mm_srli_si128::<{ 32 - SLOTS as i32 }>(hi);
-                let same = _mm_and_si128(_mm_cmpeq_epi8(lo, x[0]), _mm_cmpeq_epi8(hi, x[1]));
+                let y: [__m128i; 2] = std::mem::transmute(other);
+                let same = _mm_and_si128(_mm_cmpeq_epi8(x[0], y[0]), _mm_cmpeq_epi8(x[1], y[1]));
                 _mm_movemask_epi8(same) == 0xFFFF
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            (0..SLOTS).all(|k| self.get(k) == position.pips[k])
+            self.lo == other.lo && self.hi == other.hi
         }
     }
 
