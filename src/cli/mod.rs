@@ -3,6 +3,7 @@
 
 mod analyze;
 mod bench;
+mod campaign;
 mod duel;
 mod four_player;
 mod model_info;
@@ -125,6 +126,9 @@ pub enum Command {
     /// A distillation's teacher games as shards for a cluster, and their merge.
     #[command(subcommand)]
     Shard(shard::ShardCommand),
+    /// The training campaign: grow the position database in training/data/.
+    #[command(subcommand)]
+    Campaign(campaign::CampaignCommand),
     /// Play mirrored money games between two players and report points per game.
     Duel(duel::DuelArgs),
     /// Review a played match (.mat): every checker play and cube decision
@@ -302,6 +306,7 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
         Command::Train(args) => train::run(args),
         Command::Rollout(args) => rollout::run(args),
         Command::Shard(command) => shard::run(command),
+        Command::Campaign(command) => campaign::run(command),
         Command::Duel(args) => duel::run(args),
         Command::Model {
             path,

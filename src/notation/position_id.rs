@@ -35,6 +35,12 @@ impl std::fmt::Debug for Position {
 
 /// The Position ID of `position` (mover's view).
 pub fn encode(position: &Position) -> String {
+    base64::encode(&key(position))
+}
+
+/// The 80-bit key behind the Position ID: the most compact exact form of
+/// a position, which is why stored training positions use it.
+pub fn key(position: &Position) -> [u8; 10] {
     let (me, opp) = position.to_sides();
     let mut key = [0u8; 10];
     let mut bit = 0usize;
@@ -45,7 +51,7 @@ pub fn encode(position: &Position) -> String {
         }
         bit += 1;
     }
-    base64::encode(&key)
+    key
 }
 
 /// Parses a Position ID into a position seen by the side it was drawn for.
@@ -54,7 +60,14 @@ pub fn decode(id: &str) -> Result<Position, PositionIdError> {
     if n != 14 {
         return Err(PositionIdError::Length(id.to_string(), n));
     }
-    let key = base64::decode(id, 10).ok_or_else(|| PositionIdError::Alphabet(id.to_string()))?;
+    let key: [u8; 10] = base64::decode(id, 10)
+        .and_then(|k| k.try_into().ok())
+        .ok_or_else(|| PositionIdError::Alphabet(id.to_string()))?;
+    from_key(&key, id)
+}
+
+/// The position of an 80-bit [`key`]; `id` names it in errors.
+pub fn from_key(key: &[u8; 10], id: &str) -> Result<Position, PositionIdError> {
     let mut sides = [[0u8; 25]; 2];
     let (mut side, mut slot) = (0usize, 0usize);
     let mut counts = [0u32; 2];

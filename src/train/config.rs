@@ -144,6 +144,15 @@ pub struct TrainConfig {
     /// predecessors' instead of leaving them on disk; positions of an
     /// older teacher's play are still played out to the end.
     pub banked_rollouts: Vec<std::path::PathBuf>,
+    /// Position databases the campaign grew (`training/data/`: a folder
+    /// stands for every batch its manifest lists, a `.kpd` file for
+    /// itself), trained beside the run's teacher games, each position
+    /// `database_weight` times a pass. Targets come from the batches'
+    /// own teachers' searches; where two batches hold one position, the
+    /// later batch's target is kept. With a database a distillation may
+    /// play no teacher games (`games: 0`).
+    pub database: Vec<std::path::PathBuf>,
+    pub database_weight: u32,
     /// In a distillation that trains the race network: a fresh race
     /// network of `race_hidden` and a second layer of this many units
     /// instead of `init_model`'s (0 = keep that one).
@@ -205,6 +214,8 @@ impl Default for TrainConfig {
             sibling_moves: 0,
             extra_sets: Vec::new(),
             banked_rollouts: Vec::new(),
+            database: Vec::new(),
+            database_weight: 1,
             race_mid: 0,
             measure_every: 10_000,
             learner: LearnerKind::Burn,

@@ -204,8 +204,22 @@ impl TrainConfig {
                 "measure_every must be 1 or more".into(),
             ));
         }
-        if self.games == 0 {
-            return Err(ConfigError::Invalid("games must be 1 or more".into()));
+        let database_only = self.distill_teacher.is_some() && !self.database.is_empty();
+        if self.games == 0 && !database_only {
+            return Err(ConfigError::Invalid(
+                "games must be 1 or more (0 only for a distillation that trains on a database)"
+                    .into(),
+            ));
+        }
+        if !self.database.is_empty() && self.distill_teacher.is_none() {
+            return Err(ConfigError::Invalid(
+                "database positions are trained by a distillation (distill_teacher)".into(),
+            ));
+        }
+        if self.database_weight == 0 {
+            return Err(ConfigError::Invalid(
+                "database_weight must be 1 or more".into(),
+            ));
         }
         Ok(())
     }

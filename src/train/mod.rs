@@ -10,10 +10,12 @@
 
 pub mod any_game;
 pub mod average;
+pub mod campaign;
 pub mod checkpoint;
 pub mod config;
 mod config_checks;
 pub mod curve;
+pub mod database;
 pub mod dense_adam;
 pub mod dev_set;
 pub mod distill;
@@ -108,6 +110,8 @@ pub enum TrainError {
     Positions { path: PathBuf, why: String },
     #[error("banked rollouts {path}: {why}")]
     BankedRollouts { path: PathBuf, why: String },
+    #[error(transparent)]
+    Database(#[from] database::DatabaseError),
 }
 
 /// Runs (or continues) training until `config.games` games are played.
@@ -230,6 +234,13 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             }
             for dir in &cfg.banked_rollouts {
                 rolled += &format!(", the rollouts banked in {}", dir.display());
+            }
+            for path in &cfg.database {
+                rolled += &format!(
+                    ", the position database {} (weight {})",
+                    path.display(),
+                    cfg.database_weight
+                );
             }
             format!(
                 "kotra-ai distillation of {}'s {}-ply search over {} of its games{from}{rolled}, config seed {}",

@@ -19,7 +19,7 @@ pub enum TrainPlan {
     /// The network plays itself and learns step by step.
     SelfPlay(SelfPlayPlan),
     /// A fixed teacher's games, then passes of the student over them.
-    Distill(DistillPlan),
+    Distill(Box<DistillPlan>),
 }
 
 /// A self-play run's steps.
@@ -58,6 +58,10 @@ pub struct DistillPlan {
     pub siblings: Option<Siblings>,
     /// Folders of rollouts banked by other runs, trained as contact targets.
     pub banked_rollouts: Vec<PathBuf>,
+    /// Position databases (see `TrainConfig::database`) and how many
+    /// times a pass each of their positions counts.
+    pub database: Vec<PathBuf>,
+    pub database_weight: usize,
     pub weighting: Weighting,
     pub passes: Passes,
 }
@@ -208,7 +212,7 @@ impl TrainConfig {
             weight: set.weight as usize,
             teacher: set.teacher.clone(),
         });
-        TrainPlan::Distill(DistillPlan {
+        TrainPlan::Distill(Box::new(DistillPlan {
             teacher: teacher.clone(),
             games: TeacherGames {
                 per_chunk: self.games_per_step,
@@ -234,6 +238,8 @@ impl TrainConfig {
                 seed: self.seed,
             }),
             banked_rollouts: self.banked_rollouts.clone(),
+            database: self.database.clone(),
+            database_weight: self.database_weight as usize,
             weighting: Weighting {
                 nets: self.distill_nets,
                 crashed_net: self.crashed_net,
@@ -247,7 +253,7 @@ impl TrainConfig {
                 learning_rate_end: self.learning_rate_end,
                 seed: self.seed,
             },
-        })
+        }))
     }
 }
 
@@ -312,7 +318,7 @@ mod tests {
         let plain = config(r#"{"distill_teacher": "t.net", "target_ply": 2}"#).plan();
         assert!(matches!(
             plain,
-            TrainPlan::Distill(DistillPlan {
+            TrainPlan::Distill(d) if matches!(*d, DistillPlan {
                 race_rollouts: None,
                 contact_rollouts: None,
                 siblings: None,

@@ -148,7 +148,7 @@ impl MovePolicy {
 
     /// Index of the move played, given each candidate's equity and the
     /// greedy best.
-    fn pick(&self, rng: &mut SmallRng, equities: &[f32], best: usize) -> usize {
+    pub(crate) fn pick(&self, rng: &mut SmallRng, equities: &[f32], best: usize) -> usize {
         let explore = self.exploration > 0.0 && rng.random_bool(self.exploration as f64);
         // Drawn every turn, used or not, so that greedy games stay the ones
         // the shipped recipes were trained on.

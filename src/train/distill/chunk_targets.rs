@@ -241,7 +241,7 @@ mod tests {
     /// The parts of a distillation's plan that these functions take.
     fn distill(cfg: &crate::train::TrainConfig) -> crate::train::plan::DistillPlan {
         match cfg.plan() {
-            crate::train::plan::TrainPlan::Distill(plan) => plan,
+            crate::train::plan::TrainPlan::Distill(plan) => *plan,
             other => panic!("not a distillation: {other:?}"),
         }
     }

@@ -203,8 +203,34 @@ fn positions(opts: &TrainOptions, plan: &DistillPlan) -> Result<(Vec<Sample>, us
         }
         bar.set_message(format!("{distinct} positions"));
     }
+    if !plan.database.is_empty() {
+        let samples = database_samples(&plan.database)?;
+        distinct += add_trained(&mut all, samples, &[], plan.database_weight, weighting);
+        bar.set_message(format!("{distinct} positions"));
+    }
     bar.finish_and_clear();
     Ok((all, distinct))
+}
+
+/// The samples of the position databases at `paths`, each position once:
+/// where batches repeat a position, the last one's target (later batches
+/// come from later teachers).
+fn database_samples(paths: &[std::path::PathBuf]) -> Result<Vec<Sample>, TrainError> {
+    let records = crate::train::database::load(paths)?;
+    let mut last = rustc_hash::FxHashMap::default();
+    for (i, r) in records.iter().enumerate() {
+        last.insert(r.position, i);
+    }
+    Ok(records
+        .iter()
+        .enumerate()
+        .filter(|(i, r)| last[&r.position] == *i)
+        .map(|(_, r)| Sample {
+            position: r.position,
+            kind: r.kind,
+            target: r.target.consistent(),
+        })
+        .collect())
 }
 
 /// Appends the samples of `chunk` that the run trains to `all`, each as
@@ -414,6 +440,107 @@ mod tests {
             race_only.validate().is_err(),
             "contact rollouts for a contact network not trained"
         );
+    }
+
+    /// A database folder holding `batches`, each entered in its manifest.
+    fn database(dir: &std::path::Path, batches: &[Vec<crate::train::database::Record>]) {
+        use crate::train::database::{BatchEntry, Manifest, batch};
+        let mut manifest = Manifest::empty();
+        for (i, records) in batches.iter().enumerate() {
+            let bytes = batch::encode(records);
+            let file = batch::name(i as u64 + 1, "teacher0", "settings", &bytes);
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(dir.join(&file), &bytes).unwrap();
+            manifest.add(BatchEntry {
+                file,
+                seed: i as u64 + 1,
+                positions: records.len() as u64,
+                ..Default::default()
+            });
+        }
+        manifest.save(dir).unwrap();
+    }
+
+    #[test]
+    fn a_distillation_learns_a_database_alone_and_keeps_the_later_target() {
+        use crate::train::database::{Origin, Record};
+        use crate::train::{TrainOptions, train};
+        let dir = std::env::temp_dir().join(format!("kotra-db-train-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let teacher = dir.join("teacher.net");
+        Model::random(16, 8, 31).save(&teacher).unwrap();
+        // Contact positions a few checkers apart, all "won gammons".
+        let positions: Vec<Position> = (2..=6)
+            .flat_map(|a| {
+                (7..=12).map(move |b| {
+                    Position::from_points(&[(a, 2), (b, 2), (13, 11)], &[(24, 2), (6, 13)])
+                })
+            })
+            .collect();
+        let record = |p: &Position, win: f32| {
+            Record::new(
+                *p,
+                Origin::SearchChoice,
+                Probs([win, win * 0.8, 0.0, 0.0, 0.0]),
+                0.02,
+            )
+        };
+        let early: Vec<Record> = positions.iter().map(|p| record(p, 0.1)).collect();
+        let late: Vec<Record> = positions.iter().map(|p| record(p, 0.95)).collect();
+        database(&dir.join("data"), &[early, late]);
+        let samples = database_samples(&[dir.join("data")]).unwrap();
+        assert_eq!(samples.len(), positions.len(), "each position once");
+        assert!(samples.iter().all(|s| (s.target.0[0] - 0.95).abs() < 1e-4));
+        let cfg = crate::train::TrainConfig {
+            distill_teacher: Some(teacher.clone()),
+            init_model: Some(teacher.clone()),
+            target_ply: 1,
+            games: 0,
+            database: vec![dir.join("data")],
+            database_weight: 20,
+            contact_hidden: 16,
+            race_hidden: 8,
+            epochs: 10,
+            learning_rate: 3e-3,
+            measure_games: 0,
+            ..Default::default()
+        };
+        cfg.validate().unwrap();
+        let out = dir.join("run");
+        let opts = TrainOptions {
+            config: Some(cfg.clone()),
+            games: None,
+            out_dir: out.clone(),
+            resume: false,
+            dev_set: None,
+            progress: false,
+        };
+        train(&opts).unwrap();
+        let error = |model: &Model| {
+            let eval = Evaluator::new(model.clone());
+            positions
+                .iter()
+                .map(|p| (eval.probs(p).0[0] - 0.95).abs())
+                .sum::<f32>()
+        };
+        let before = error(&Model::load(&teacher).unwrap());
+        let after = error(&Model::load(&out.join(crate::train::MODEL_FILE)).unwrap());
+        assert!(after < before * 0.5, "{before} -> {after}");
+        // No teacher games and no database: nothing to learn.
+        let mut bare = cfg.clone();
+        bare.database.clear();
+        assert!(
+            bare.validate()
+                .unwrap_err()
+                .to_string()
+                .contains("games must be 1")
+        );
+        let mut missing = cfg;
+        missing.database = vec![dir.join("nowhere")];
+        let e = database_samples(&missing.database).unwrap_err().to_string();
+        assert!(e.contains("nowhere"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,0 +1,59 @@
+#!/bin/bash
+# The training campaign's generator in the background, at the lowest
+# priority (nice 19, idle I/O class), so that it takes only what the
+# session's own work leaves of the cores. Start it first thing in every
+# session; commit training/data/ before the session stops.
+#
+#   scripts/campaign.sh start [MINUTES] [more `campaign run` options]
+#                                   builds the release binary, copies it
+#                                   aside (a rebuild cannot pull it from
+#                                   under the run) and starts it; the log
+#                                   is $KOTRA_CAMPAIGN_LOG
+#   scripts/campaign.sh stop        asks it to stop after its chunk in
+#                                   flight, and waits until it has
+#   scripts/campaign.sh status      the database, and the log's last lines
+#
+# A killed or stopped run loses at most its chunk in flight: the next
+# start finds the chunks it left in the work folder (`campaign run
+# --work`, by default ~/.cache/kotra-ai/campaign).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log=${KOTRA_CAMPAIGN_LOG:-/tmp/kotra-campaign.log}
+bin=/tmp/kotra-campaign-bin
+pidfile=/tmp/kotra-campaign.pid
+
+running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
+
+case "${1:-status}" in
+  start)
+    if running; then
+      echo "a campaign is already running (pid $(cat "$pidfile")); log: $log"
+      exit 0
+    fi
+    minutes=${2:-150}
+    shift $(( $# >= 2 ? 2 : $# ))
+    cargo build --release --quiet
+    cp target/release/kotra-ai "$bin"
+    nohup nice -n 19 ionice -c 3 "$bin" campaign run --minutes "$minutes" "$@" >>"$log" 2>&1 &
+    echo $! >"$pidfile"
+    echo "campaign started (pid $!, at most $minutes minutes); log: $log"
+    ;;
+  stop)
+    if ! running; then
+      echo "no campaign is running"
+      exit 0
+    fi
+    target/release/kotra-ai campaign stop 2>/dev/null || "$bin" campaign stop
+    while running; do sleep 5; done
+    tail -n 1 "$log"
+    ;;
+  status)
+    target/release/kotra-ai campaign status
+    if running; then echo "running (pid $(cat "$pidfile"))"; else echo "not running"; fi
+    [ -f "$log" ] && tail -n 3 "$log"
+    ;;
+  *)
+    echo "usage: scripts/campaign.sh start [MINUTES] [OPTIONS] | stop | status" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,171 @@
+//! `kotra-ai campaign`: the training campaign's background generator of
+//! the position database (`run`), what the database holds (`status`),
+//! and a clean stop for a running generator (`stop`).
+
+use crate::train::campaign::selection::Selection;
+use crate::train::campaign::{CampaignOptions, STOP_FILE};
+use crate::train::database::{Manifest, batch, batch_files};
+use anyhow::Context;
+use std::path::PathBuf;
+
+#[derive(clap::Subcommand, Debug)]
+pub enum CampaignCommand {
+    /// Play teacher games and add the positions where 0-ply and 2-ply
+    /// disagree to the database, batch by batch, until the time is up, a
+    /// STOP file appears in the work folder, or the quota is reached.
+    /// Resumes where an earlier run stopped; commits nothing.
+    Run(RunArgs),
+    /// What the database holds: batches, positions by network and origin,
+    /// every batch file checked against its name.
+    Status {
+        #[arg(long, default_value = "training/data")]
+        data: PathBuf,
+    },
+    /// Ask a running campaign to stop after the chunk it is playing.
+    Stop {
+        #[arg(long, default_value_os_t = default_work_dir())]
+        work: PathBuf,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// The network that plays and labels.
+    #[arg(long, default_value = "models/kotra.net")]
+    teacher: PathBuf,
+    /// The database folder.
+    #[arg(long, default_value = "training/data")]
+    data: PathBuf,
+    /// Where unfinished batches' chunks are kept (outside the repository).
+    #[arg(long, default_value_os_t = default_work_dir())]
+    work: PathBuf,
+    /// Stop after this many minutes (between chunks).
+    #[arg(long)]
+    minutes: Option<f64>,
+    #[arg(long, default_value_t = 2000)]
+    games_per_batch: u64,
+    #[arg(long, default_value_t = 40)]
+    games_per_chunk: u64,
+    /// The least equity the 0-ply choice must lose at 2-ply to keep a decision.
+    #[arg(long, default_value_t = Selection::default().threshold)]
+    threshold: f32,
+    /// Candidates kept beside the two choices.
+    #[arg(long, default_value_t = Selection::default().siblings)]
+    siblings: usize,
+    /// The teacher's move noise.
+    #[arg(long, default_value_t = Selection::default().noise)]
+    noise: f32,
+    /// Batches take the lowest seed from here on that the database lacks.
+    #[arg(long, default_value_t = 1)]
+    first_seed: u64,
+    /// Stop once this run's batches reach this many megabytes.
+    #[arg(long, default_value_t = 10.0)]
+    max_new_mb: f64,
+    /// Never grow the database's batches past this many megabytes.
+    #[arg(long, default_value_t = 80.0)]
+    max_total_mb: f64,
+    /// No line per chunk.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// `$HOME/.cache/kotra-ai/campaign`: outside the repository, kept between
+/// sessions where the machine is.
+fn default_work_dir() -> PathBuf {
+    std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir)
+        .join(".cache/kotra-ai/campaign")
+}
+
+pub fn run(command: CampaignCommand) -> anyhow::Result<()> {
+    match command {
+        CampaignCommand::Run(args) => run_campaign(args),
+        CampaignCommand::Status { data } => status(&data),
+        CampaignCommand::Stop { work } => {
+            let path = work.join(STOP_FILE);
+            std::fs::create_dir_all(&work)
+                .and_then(|_| std::fs::write(&path, b"stop\n"))
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            println!(
+                "asked the campaign in {} to stop after its chunk in flight",
+                work.display()
+            );
+            Ok(())
+        }
+    }
+}
+
+fn run_campaign(args: RunArgs) -> anyhow::Result<()> {
+    let mb = |m: f64| (m.max(0.0) * 1e6) as u64;
+    let opts = CampaignOptions {
+        teacher: args.teacher,
+        data_dir: args.data,
+        work_dir: args.work,
+        selection: Selection {
+            threshold: args.threshold,
+            siblings: args.siblings,
+            noise: args.noise,
+            ..Selection::default()
+        },
+        games_per_batch: args.games_per_batch,
+        games_per_chunk: args.games_per_chunk,
+        first_seed: args.first_seed,
+        minutes: args.minutes,
+        max_new_bytes: mb(args.max_new_mb),
+        max_total_bytes: mb(args.max_total_mb),
+        verbose: !args.quiet,
+    };
+    // A STOP left by the last run would end this one at once.
+    let _ = std::fs::remove_file(opts.work_dir.join(STOP_FILE));
+    let report = crate::train::campaign::run(&opts).context("campaign")?;
+    let positions: u64 = report.batches.iter().map(|b| b.positions).sum();
+    println!(
+        "campaign stopped because {}: {} batches written ({positions} positions), {} chunks played",
+        report.stopped,
+        report.batches.len(),
+        report.chunks_played
+    );
+    Ok(())
+}
+
+fn status(data: &std::path::Path) -> anyhow::Result<()> {
+    let manifest = Manifest::load(data)?;
+    let files = batch_files(data)?;
+    let mut bytes = 0;
+    for file in &files {
+        let records = batch::read(file)?;
+        bytes += std::fs::metadata(file).map_or(0, |m| m.len());
+        let named = manifest
+            .batches
+            .iter()
+            .find(|b| data.join(&b.file) == *file)
+            .map_or(0, |b| b.positions);
+        anyhow::ensure!(
+            records.len() as u64 == named,
+            "{}: {} positions, the manifest says {named}",
+            file.display(),
+            records.len()
+        );
+    }
+    let (networks, origins) = manifest.totals();
+    let games: u64 = manifest.batches.iter().map(|b| b.games).sum();
+    let hours: f64 = manifest.batches.iter().map(|b| b.wall_seconds).sum::<f64>() / 3600.0;
+    println!(
+        "{}: {} batches, {} positions ({:.1} MB), {games} teacher games, {hours:.1} hours of wall time",
+        data.display(),
+        manifest.batches.len(),
+        manifest.positions(),
+        bytes as f64 / 1e6
+    );
+    let list = |m: &std::collections::BTreeMap<String, u64>| {
+        m.iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    println!("by network: {}", list(&networks));
+    println!("by origin: {}", list(&origins));
+    println!("every batch file matches its name and the manifest");
+    Ok(())
+}

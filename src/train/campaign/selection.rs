@@ -1,0 +1,359 @@
+//! Choosing the positions worth storing, as gnubg's training set was
+//! chosen: where the network alone (0-ply) and the 2-ply search over it
+//! disagree, the network is wrong about something the search can see, so
+//! the positions of that decision are the ones to teach it, labelled by
+//! the search.
+//!
+//! A teacher game is played at 0-ply with a little noise (to reach
+//! positions greedy play never does); every checker decision with a
+//! choice is also ranked at 2-ply with gnubg's world-class filters, and
+//! where the 0-ply choice loses at least `threshold` by the search's
+//! values, the positions after both choices and after a few more of the
+//! search's candidates are kept with their 2-ply values. In the doubling
+//! window the cube action is compared the same way, and a position whose
+//! 0-ply action the search corrects is kept with its 2-ply value.
+
+use crate::backgammon::cube::CubeRules;
+use crate::backgammon::{GameResult, GameState, MoveList, Phase, Position};
+#[cfg(test)]
+use crate::cube::CubeAction;
+use crate::cube::{CubeDecision, CubeState};
+use crate::eval::{Evaluator, FirstLayerMemo};
+use crate::players::duel::roll_for_turn;
+use crate::search::{RankedMove, SearchSettings, Searcher};
+use crate::train::database::{Origin, Record};
+use crate::train::selfplay::MovePolicy;
+use rand::rngs::SmallRng;
+
+/// How positions are chosen and labelled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Selection {
+    /// The least equity the 0-ply choice must lose by the search's values
+    /// for a decision to be kept (cube decisions in units of the cube).
+    pub threshold: f32,
+    /// Candidates kept beside the two choices, best first among those the
+    /// search valued at 2-ply.
+    pub siblings: usize,
+    /// Replies PubEval pre-selects inside the search tree (0 = all).
+    pub prune: usize,
+    /// The roller's 0-ply cubeless win chance within which the cube
+    /// action is searched.
+    pub cube_window: [f32; 2],
+    /// The teacher's move noise (standard deviation of the equity noise).
+    pub noise: f32,
+    /// Most turns a game is played for before it is abandoned.
+    pub max_turns: usize,
+}
+
+impl Default for Selection {
+    fn default() -> Selection {
+        Selection {
+            threshold: 0.01,
+            siblings: 2,
+            prune: crate::search::DEFAULT_PRUNE,
+            cube_window: [0.55, 0.95],
+            noise: 0.05,
+            max_turns: 400,
+        }
+    }
+}
+
+impl Selection {
+    /// How the targets are found, in words (the manifest's `labelling`).
+    pub fn labelling(&self) -> String {
+        format!(
+            "2-ply cubeless money search (gnubg world-class filters; {} replies pre-selected by PubEval inside the tree); cube positions: the 2-ply cube search's cubeless probabilities",
+            self.prune
+        )
+    }
+
+    /// How positions are chosen, in words (the manifest's `selection`).
+    pub fn selection(&self) -> String {
+        format!(
+            "teacher games at 0-ply with move noise {}; a checker decision is kept where the 0-ply choice loses at least {} by 2-ply values (after-states of both choices and {} more 2-ply candidates); a cube decision where the roller's 0-ply win chance is within {:?} and the 0-ply action loses at least {} by 2-ply values (the position before the roll)",
+            self.noise, self.threshold, self.siblings, self.cube_window, self.threshold
+        )
+    }
+}
+
+/// What one game gave.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameYield {
+    pub records: Vec<Record>,
+    /// Decisions searched (checker plays with a choice, cube decisions in
+    /// the window).
+    pub decisions: u64,
+    /// Of those, the ones kept.
+    pub disagreements: u64,
+}
+
+/// The teacher, its two searches (cubeless for checker play, cubeful for
+/// the cube) and the settings.
+pub struct Selector<'a> {
+    eval: &'a Evaluator,
+    moves: Searcher<'a>,
+    cube: Searcher<'a>,
+    how: Selection,
+}
+
+impl<'a> Selector<'a> {
+    pub fn new(eval: &'a Evaluator, how: Selection) -> Selector<'a> {
+        Selector {
+            eval,
+            moves: Searcher::new(eval)
+                .with_prune(how.prune)
+                .with_cubeless(true),
+            cube: Searcher::new(eval).with_prune(how.prune),
+            how,
+        }
+    }
+
+    /// One teacher game from `rng`, with the positions it selects.
+    pub fn play_game(&self, rng: &mut SmallRng) -> GameYield {
+        let mut out = GameYield::default();
+        let mut game = GameState::new(CubeRules::default(), true, false);
+        let policy = MovePolicy {
+            exploration: 0.0,
+            noise: self.how.noise,
+        };
+        let mut equities: Vec<f32> = Vec::with_capacity(64);
+        for turn in 0..self.how.max_turns {
+            let dice = roll_for_turn(rng, turn);
+            let rolled = if turn == 0 {
+                game.opening_roll(dice.high(), dice.low()).map(|_| ())
+            } else {
+                self.cube_check(&game.position, &mut out);
+                game.roll(dice)
+            };
+            debug_assert!(rolled.is_ok());
+            let learns = self.eval.net_kind(&game.position).is_some();
+            let played = game.play_chosen(|_, list| {
+                let moves = list.as_slice();
+                equities.clear();
+                let mut memo = FirstLayerMemo::new();
+                let mut best = (0, f32::NEG_INFINITY);
+                for (i, c) in moves.iter().enumerate() {
+                    let e = self.eval.after_candidate(&c.position, &mut memo).equity();
+                    equities.push(e);
+                    if e > best.1 {
+                        best = (i, e);
+                    }
+                }
+                if learns && moves.len() > 1 {
+                    self.checker_check(list, best.0, &mut out);
+                }
+                policy.pick(rng, &equities, best.0)
+            });
+            debug_assert!(played.is_ok());
+            if matches!(game.phase(), Phase::Over(_)) {
+                break;
+            }
+        }
+        out
+    }
+
+    /// Ranks the roll's moves at 2-ply; where the 0-ply choice `static_best`
+    /// loses at least the threshold, keeps the positions after both choices
+    /// and after the next `siblings` candidates valued at 2-ply.
+    fn checker_check(&self, list: &MoveList, static_best: usize, out: &mut GameYield) {
+        out.decisions += 1;
+        let money = CubeState::money();
+        let ranked = self
+            .moves
+            .rank_moves(list, &money, &SearchSettings::world_class(2));
+        let Some(choice) = ranked.first().filter(|r| r.ply == 2) else {
+            return;
+        };
+        let Some(static_choice) = ranked.iter().find(|r| r.index == static_best) else {
+            return;
+        };
+        // The 0-ply best always survives the first filter, so it has a
+        // 2-ply value too.
+        let gap = choice.equity - static_choice.equity;
+        if choice.index == static_best || static_choice.ply != 2 || gap < self.how.threshold {
+            return;
+        }
+        out.disagreements += 1;
+        let mut keep = |r: &RankedMove, origin| {
+            if let Some(record) = self.after_state(r, origin, gap) {
+                out.records.push(record);
+            }
+        };
+        keep(choice, Origin::SearchChoice);
+        keep(static_choice, Origin::StaticChoice);
+        ranked
+            .iter()
+            .filter(|r| r.ply == 2 && r.index != choice.index && r.index != static_best)
+            .take(self.how.siblings)
+            .for_each(|r| keep(r, Origin::Sibling));
+    }
+
+    /// The record of the position after a ranked move, from the view of
+    /// the side then on roll; none where the move ends the game or the
+    /// position is an exact bear-off (nothing to learn).
+    fn after_state(&self, r: &RankedMove, origin: Origin, gap: f32) -> Option<Record> {
+        if GameResult::of_mover_win(&r.position).is_some() {
+            return None;
+        }
+        let position = r.position.swap();
+        self.eval.net_kind(&position)?;
+        Some(Record::new(position, origin, r.probs.flip(), gap))
+    }
+
+    /// In the doubling window, the cube action at 0-ply against 2-ply
+    /// (centred money cube); a disagreement by the threshold keeps the
+    /// position with its 2-ply value.
+    fn cube_check(&self, pos: &Position, out: &mut GameYield) {
+        if self.eval.net_kind(pos).is_none() {
+            return;
+        }
+        let win = self.cube.probs(pos).win();
+        let [lo, hi] = self.how.cube_window;
+        if !(lo..=hi).contains(&win) {
+            return;
+        }
+        out.decisions += 1;
+        let money = CubeState::money();
+        let static_view = self.cube.cube_decision(pos, &money, 0);
+        let searched = self.cube.cube_decision(pos, &money, 2);
+        let gap = cube_gap(&static_view.decision, &searched.decision);
+        if gap < self.how.threshold {
+            return;
+        }
+        out.disagreements += 1;
+        out.records
+            .push(Record::new(*pos, Origin::CubeAction, searched.probs, gap));
+    }
+}
+
+/// What following `static_view`'s actions costs by `searched`'s values:
+/// the doubler's loss, or the taker's, whichever is larger (0 where the
+/// two agree).
+pub fn cube_gap(static_view: &CubeDecision, searched: &CubeDecision) -> f32 {
+    let doubled = searched.double_take.min(searched.double_pass);
+    let chosen = if static_view.should_double() {
+        doubled
+    } else {
+        searched.no_double
+    };
+    let doubler = searched.optimal() - chosen;
+    let taker = if static_view.take != searched.take {
+        (searched.double_take - searched.double_pass).abs()
+    } else {
+        0.0
+    };
+    doubler.max(taker)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backgammon::with_legal_moves;
+    use crate::eval::Model;
+    use rand::SeedableRng;
+
+    /// Every record of a game, checked against an independent search of
+    /// its own: a kept checker decision's 0-ply choice really is the
+    /// static best and loses at least the threshold at 2-ply, and every
+    /// target is the 2-ply value of the position it is stored with.
+    #[test]
+    fn kept_positions_carry_their_own_2ply_values() {
+        let eval = Evaluator::new(Model::load(std::path::Path::new("models/kotra.net")).unwrap());
+        let how = Selection {
+            threshold: 0.005,
+            ..Selection::default()
+        };
+        let selector = Selector::new(&eval, how);
+        let game = selector.play_game(&mut SmallRng::seed_from_u64(3));
+        assert!(game.decisions > 20 && game.disagreements > 0, "{game:?}");
+        assert!(game.disagreements < game.decisions);
+        let search = Searcher::new(&eval)
+            .with_prune(how.prune)
+            .with_cubeless(true);
+        let mut v = [0f32];
+        for r in &game.records {
+            let value = search.evaluate(&r.position, &[CubeState::money()], 2, &mut v);
+            for (a, b) in r.target.0.iter().zip(value.0) {
+                assert!((a - b).abs() < 1e-5, "{r:?}: {value:?}");
+            }
+            assert!(r.gap >= how.threshold, "{r:?}");
+            assert!(eval.net_kind(&r.position).is_some());
+        }
+        let choices = game
+            .records
+            .iter()
+            .filter(|r| r.origin == Origin::SearchChoice)
+            .count();
+        let statics = game
+            .records
+            .iter()
+            .filter(|r| r.origin == Origin::StaticChoice)
+            .count();
+        assert!(choices > 0 && choices.abs_diff(statics) <= game.disagreements as usize);
+    }
+
+    #[test]
+    fn an_agreed_decision_keeps_nothing_and_a_wrong_one_keeps_both_choices() {
+        let eval = Evaluator::new(Model::load(std::path::Path::new("models/kotra.net")).unwrap());
+        let static_best = |list: &MoveList| {
+            let static_equity = |i: usize| {
+                let after = &list.as_slice()[i].position;
+                eval.after_candidate(after, &mut FirstLayerMemo::new())
+                    .equity()
+            };
+            (0..list.len())
+                .max_by(|&a, &b| static_equity(a).total_cmp(&static_equity(b)))
+                .unwrap()
+        };
+        let dice = |a, b| crate::backgammon::Dice::new(a, b).unwrap();
+        // The opening 31: 0-ply and 2-ply both make the 5-point.
+        let selector = Selector::new(&eval, Selection::default());
+        let mut out = GameYield::default();
+        with_legal_moves(&Position::starting(), dice(3, 1), |list| {
+            selector.checker_check(list, static_best(list), &mut out);
+        });
+        assert_eq!((out.decisions, out.disagreements), (1, 0));
+        assert!(out.records.is_empty());
+        // The opening 64, with the weakest move that the first filter lets
+        // through to 2-ply claimed as the 0-ply choice: the search keeps
+        // the decision, the after-states of both choices first.
+        let every = Selector::new(
+            &eval,
+            Selection {
+                threshold: 0.0,
+                ..Selection::default()
+            },
+        );
+        let mut out = GameYield::default();
+        with_legal_moves(&Position::starting(), dice(6, 4), |list| {
+            let ranked =
+                every
+                    .moves
+                    .rank_moves(list, &CubeState::money(), &SearchSettings::world_class(2));
+            let weakest = ranked.iter().rfind(|r| r.ply == 2).unwrap();
+            assert!(weakest.index != ranked[0].index);
+            every.checker_check(list, weakest.index, &mut out);
+        });
+        assert_eq!((out.decisions, out.disagreements), (1, 1));
+        assert_eq!(out.records[0].origin, Origin::SearchChoice);
+        assert_eq!(out.records[1].origin, Origin::StaticChoice);
+        assert!((2..=4).contains(&out.records.len()));
+        // Each from the opponent's view: the better move leaves it less.
+        assert!(out.records[0].target.equity() < out.records[1].target.equity());
+        assert!(out.records[0].gap > 0.0);
+    }
+
+    #[test]
+    fn the_cube_gap_is_the_larger_of_the_doublers_and_the_takers_loss() {
+        let d = |nd, dt, dp| CubeDecision::new(nd, dt, dp, true, false);
+        let searched = d(0.6, 0.8, 1.0);
+        assert_eq!(searched.action, CubeAction::DoubleTake);
+        assert_eq!(cube_gap(&searched, &searched), 0.0);
+        let static_view = d(0.6, 0.4, 1.0);
+        assert_eq!(static_view.action, CubeAction::NoDouble);
+        assert!((cube_gap(&static_view, &searched) - 0.2).abs() < 1e-6);
+        // The static view passes what should be taken.
+        let passes = d(0.6, 1.2, 1.0);
+        assert!((cube_gap(&passes, &searched) - 0.2).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,72 @@
+//! The training campaign's position database (`training/data/`): compact
+//! batches of positions with targets from our own search, kept in the
+//! repository so that the data outlives the session that made it.
+//!
+//! A folder holds batch files ([`batch`]) and a `manifest.json`
+//! ([`manifest`]) that names them; training reads any set of folders or
+//! single batch files ([`load`]).
+
+pub mod batch;
+pub mod manifest;
+pub mod record;
+
+pub use manifest::{BatchEntry, Manifest};
+pub use record::{Origin, RECORD_BYTES, Record};
+
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum DatabaseError {
+    #[error("cannot read {path}: {error}")]
+    Read {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error("cannot write {path}: {error}")]
+    Write {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    #[error("position batch {path}: {why}")]
+    Batch { path: PathBuf, why: String },
+    #[error("database manifest {path}: {why}")]
+    Manifest { path: PathBuf, why: String },
+    #[error("{0}: no position database here (no manifest.json, and not a .kpd batch file)")]
+    NotADatabase(PathBuf),
+}
+
+/// The records of every batch that `paths` name: a folder stands for the
+/// batches its manifest lists (in the manifest's order), a `.kpd` file
+/// for itself.
+pub fn load(paths: &[PathBuf]) -> Result<Vec<Record>, DatabaseError> {
+    let mut all = Vec::new();
+    for path in paths {
+        for file in batch_files(path)? {
+            all.extend(batch::read(&file)?);
+        }
+    }
+    Ok(all)
+}
+
+/// The batch files `path` stands for (see [`load`]).
+pub fn batch_files(path: &Path) -> Result<Vec<PathBuf>, DatabaseError> {
+    if path.is_dir() {
+        if !path.join(manifest::MANIFEST_FILE).exists() {
+            return Err(DatabaseError::NotADatabase(path.to_owned()));
+        }
+        let m = Manifest::load(path)?;
+        Ok(m.batches.iter().map(|b| path.join(&b.file)).collect())
+    } else if path
+        .extension()
+        .is_some_and(|x| x == batch::BATCH_EXTENSION)
+    {
+        Ok(vec![path.to_owned()])
+    } else if !path.exists() {
+        Err(DatabaseError::Read {
+            path: path.to_owned(),
+            error: std::io::ErrorKind::NotFound.into(),
+        })
+    } else {
+        Err(DatabaseError::NotADatabase(path.to_owned()))
+    }
+}
