@@ -40,7 +40,7 @@ pub struct GameTrainConfig {
     /// A random turn cuts the λ-return's trace (as backgammon's self-play
     /// always does); off in the shipped recipes, which were trained
     /// without it (Icelandic Kotra's did no better with it:
-    /// models/README.md).
+    /// training/notes/models-history.md).
     #[serde(default)]
     pub cut_trace: bool,
     pub seed: u64,

@@ -120,7 +120,7 @@ impl DevSet {
                         ours = (e, eq);
                     }
                     // The last of gnubg's equal best, as the figures in
-                    // models/README.md were measured.
+                    // training/notes/models-history.md were measured.
                     if eq >= gnubgs.1 {
                         gnubgs = (e, eq);
                     }

@@ -9,7 +9,7 @@
 //! `epochs` full passes over that fixed set at a decaying learning rate.
 //! A student with two hidden layers learns the teacher's 1-ply judgement
 //! far better than the teacher's own 0-ply network holds it (kotra-v10 in
-//! models/README.md).
+//! training/notes/models-history.md).
 //!
 //! Phase 1 writes the positions in chunks of `games_per_step` games
 //! (`positions/NNNNN.bin`, each written atomically and skipped on
@@ -20,7 +20,7 @@
 //! it has a crashed network of the contact network's shape for back
 //! games and crashed boards (`eval::contact_net`), which then learns
 //! those positions alone: twice the weights for the contact game at the
-//! same cost per evaluation (measured as kotra-v13c in models/README.md:
+//! same cost per evaluation (measured as kotra-v13c in training/notes/models-history.md:
 //! it did not pay). Without it the contact network learns them too.
 
 use super::checkpoint::Checkpoint;
