@@ -55,6 +55,12 @@ pub struct RunArgs {
     /// The teacher's move noise.
     #[arg(long, default_value_t = Selection::default().noise)]
     noise: f32,
+    /// One game in this many gives a position rolled out (0 = none).
+    #[arg(long, default_value_t = Selection::default().rollout_every)]
+    rollout_every: u64,
+    /// Trials of each of those rollouts.
+    #[arg(long, default_value_t = Selection::default().rollout_trials)]
+    rollout_trials: u32,
     /// Batches take the lowest seed from here on that the database lacks.
     #[arg(long, default_value_t = 1)]
     first_seed: u64,
@@ -106,6 +112,8 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<()> {
             threshold: args.threshold,
             siblings: args.siblings,
             noise: args.noise,
+            rollout_every: args.rollout_every,
+            rollout_trials: args.rollout_trials,
             ..Selection::default()
         },
         games_per_batch: args.games_per_batch,

@@ -121,7 +121,7 @@ pub fn rolled_out_all(eval: &Evaluator, samples: &[Sample], trials: u32, seed: u
 }
 
 /// The rollout probabilities of `sample`'s position for its roller.
-fn rolled_out(searcher: &Searcher, sample: &Sample, trials: u32, seed: u64) -> Probs {
+pub(crate) fn rolled_out(searcher: &Searcher, sample: &Sample, trials: u32, seed: u64) -> Probs {
     let settings = RolloutSettings {
         trials,
         ply: 0,

@@ -241,7 +241,9 @@ fn play_chunk(selector: &Selector, opts: &CampaignOptions, seed: u64, c: u64) ->
         .into_par_iter()
         .map(|g| {
             let mut rng = SmallRng::seed_from_u64(splitmix(splitmix(seed) ^ splitmix(g)));
-            selector.play_game(&mut rng)
+            let roll_out =
+                opts.selection.rollout_every > 0 && g % opts.selection.rollout_every == 0;
+            selector.play_game(&mut rng, roll_out)
         })
         .collect();
     let mut chunk = Chunk {

@@ -12,18 +12,29 @@
 //! search's candidates are kept with their 2-ply values. In the doubling
 //! window the cube action is compared the same way, and a position whose
 //! 0-ply action the search corrects is kept with its 2-ply value.
+//!
+//! A 2-ply search sees two rolls ahead, which is not far enough where
+//! the game turns on timing (back games, holding games, crashed boards)
+//! or where the cube's decisions rest on the exact chances (the doubling
+//! window). So every `rollout_every`-th game also gives one such position
+//! rolled out to the end, a small stratum of targets that look further.
 
 use crate::backgammon::cube::CubeRules;
 use crate::backgammon::{GameResult, GameState, MoveList, Phase, Position};
 #[cfg(test)]
 use crate::cube::CubeAction;
 use crate::cube::{CubeDecision, CubeState};
-use crate::eval::{Evaluator, FirstLayerMemo};
+use crate::eval::game_plan::GamePlan;
+use crate::eval::{Evaluator, FirstLayerMemo, NetKind, Probs};
 use crate::players::duel::roll_for_turn;
 use crate::search::{RankedMove, SearchSettings, Searcher};
 use crate::train::database::{Origin, Record};
-use crate::train::selfplay::MovePolicy;
+use crate::train::rollout_targets::rolled_out;
+use crate::train::selfplay::{MovePolicy, Sample};
+use crate::train::win_window;
+use rand::RngExt;
 use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
 
 /// How positions are chosen and labelled.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -43,6 +54,10 @@ pub struct Selection {
     pub noise: f32,
     /// Most turns a game is played for before it is abandoned.
     pub max_turns: usize,
+    /// One game in this many gives a rolled-out position (0 = none).
+    pub rollout_every: u64,
+    /// Trials of each rollout (0-ply, variance reduction, to the end).
+    pub rollout_trials: u32,
 }
 
 impl Default for Selection {
@@ -54,6 +69,8 @@ impl Default for Selection {
             cube_window: [0.55, 0.95],
             noise: 0.05,
             max_turns: 400,
+            rollout_every: 4,
+            rollout_trials: 36,
         }
     }
 }
@@ -70,11 +87,22 @@ impl Selection {
     /// How positions are chosen, in words (the manifest's `selection`).
     pub fn selection(&self) -> String {
         format!(
-            "teacher games at 0-ply with move noise {}; a checker decision is kept where the 0-ply choice loses at least {} by 2-ply values (after-states of both choices and {} more 2-ply candidates); a cube decision where the roller's 0-ply win chance is within {:?} and the 0-ply action loses at least {} by 2-ply values (the position before the roll)",
-            self.noise, self.threshold, self.siblings, self.cube_window, self.threshold
+            "teacher games at 0-ply with move noise {}; a checker decision is kept where the 0-ply choice loses at least {} by 2-ply values (after-states of both choices and {} more 2-ply candidates); a cube decision where the roller's 0-ply win chance is within {:?} and the 0-ply action loses at least {} by 2-ply values (the position before the roll); one game in {} gives a position of a hard game plan or the doubling window {:?} rolled out ({} trials, 0-ply, variance reduction, to the end)",
+            self.noise,
+            self.threshold,
+            self.siblings,
+            self.cube_window,
+            self.threshold,
+            self.rollout_every,
+            ROLLOUT_WINDOW,
+            self.rollout_trials
         )
     }
 }
+
+/// The roller's win chance in which a position may be rolled out
+/// (beside any position of a hard game plan).
+const ROLLOUT_WINDOW: [f32; 2] = [0.55, 0.9];
 
 /// What one game gave.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -108,8 +136,9 @@ impl<'a> Selector<'a> {
         }
     }
 
-    /// One teacher game from `rng`, with the positions it selects.
-    pub fn play_game(&self, rng: &mut SmallRng) -> GameYield {
+    /// One teacher game from `rng`, with the positions it selects; with
+    /// `roll_out`, also one position of the game rolled out.
+    pub fn play_game(&self, rng: &mut SmallRng, roll_out: bool) -> GameYield {
         let mut out = GameYield::default();
         let mut game = GameState::new(CubeRules::default(), true, false);
         let policy = MovePolicy {
@@ -117,6 +146,7 @@ impl<'a> Selector<'a> {
             noise: self.how.noise,
         };
         let mut equities: Vec<f32> = Vec::with_capacity(64);
+        let mut rollout_pool: Vec<Position> = Vec::new();
         for turn in 0..self.how.max_turns {
             let dice = roll_for_turn(rng, turn);
             let rolled = if turn == 0 {
@@ -127,6 +157,9 @@ impl<'a> Selector<'a> {
             };
             debug_assert!(rolled.is_ok());
             let learns = self.eval.net_kind(&game.position).is_some();
+            if roll_out && learns && self.worth_rolling_out(&game.position) {
+                rollout_pool.push(game.position);
+            }
             let played = game.play_chosen(|_, list| {
                 let moves = list.as_slice();
                 equities.clear();
@@ -149,7 +182,25 @@ impl<'a> Selector<'a> {
                 break;
             }
         }
+        if let Some(position) = rollout_pool.choose(rng) {
+            let sample = Sample {
+                position: *position,
+                kind: NetKind::Contact,
+                target: Probs::default(),
+            };
+            let target = rolled_out(&self.cube, &sample, self.how.rollout_trials, rng.random());
+            out.records
+                .push(Record::new(*position, Origin::Rollout, target, 0.0));
+        }
         out
+    }
+
+    /// A contact position whose fate lies beyond a 2-ply search's sight:
+    /// a hard game plan, or the doubling window.
+    fn worth_rolling_out(&self, pos: &Position) -> bool {
+        pos.has_contact()
+            && (GamePlan::of(pos).is_hard()
+                || win_window::contains(ROLLOUT_WINDOW, self.cube.probs(pos).win()))
     }
 
     /// Ranks the roll's moves at 2-ply; where the 0-ply choice `static_best`
@@ -264,7 +315,7 @@ mod tests {
             ..Selection::default()
         };
         let selector = Selector::new(&eval, how);
-        let game = selector.play_game(&mut SmallRng::seed_from_u64(3));
+        let game = selector.play_game(&mut SmallRng::seed_from_u64(3), false);
         assert!(game.decisions > 20 && game.disagreements > 0, "{game:?}");
         assert!(game.disagreements < game.decisions);
         let search = Searcher::new(&eval)
@@ -290,6 +341,26 @@ mod tests {
             .filter(|r| r.origin == Origin::StaticChoice)
             .count();
         assert!(choices > 0 && choices.abs_diff(statics) <= game.disagreements as usize);
+    }
+
+    #[test]
+    fn a_rollout_game_adds_one_rolled_out_position_and_plays_the_same_game() {
+        let eval = Evaluator::new(Model::load(std::path::Path::new("models/kotra.net")).unwrap());
+        let selector = Selector::new(&eval, Selection::default());
+        let plain = selector.play_game(&mut SmallRng::seed_from_u64(5), false);
+        let rolled = selector.play_game(&mut SmallRng::seed_from_u64(5), true);
+        let (rollouts, searched): (Vec<Record>, Vec<Record>) = rolled
+            .records
+            .iter()
+            .partition(|r| r.origin == Origin::Rollout);
+        assert_eq!(searched, plain.records, "the rollout comes after the game");
+        assert_eq!(rollouts.len(), 1);
+        let r = rollouts[0];
+        assert!(selector.worth_rolling_out(&r.position));
+        assert_eq!(r.target, r.target.consistent());
+        // Thirty-six trials with variance reduction land near the network.
+        let net = eval.probs(&r.position);
+        assert!((r.target.win() - net.win()).abs() < 0.2, "{r:?} {net:?}");
     }
 
     #[test]
