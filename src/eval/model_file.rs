@@ -170,6 +170,13 @@ impl Model {
         self
     }
 
+    /// This model with its contact network widened to `hidden` first-layer
+    /// units, evaluating exactly as before ([`Mlp::widened`]).
+    pub fn with_wider_contact(mut self, hidden: usize, seed: u64) -> Model {
+        self.contact = self.contact.widened(hidden, seed);
+        self
+    }
+
     /// This model with new random weights for its race network, of
     /// `hidden` and `mid` units.
     pub fn with_fresh_race(mut self, hidden: usize, mid: usize, seed: u64) -> Model {
@@ -298,6 +305,45 @@ fn widen_inputs(net: &mut Mlp, old_side: usize, new_side: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Widening adds units the layer above does not hear: the reference
+    /// pass gives the same bits, the fast evaluator the same values, and
+    /// the new units are not all alike (training can tell them apart).
+    #[test]
+    fn a_widened_contact_network_evaluates_as_before() {
+        let shipped = Model::load(std::path::Path::new("models/kotra.net")).unwrap();
+        for model in [shipped, Model::random(16, 8, 3)] {
+            let wide = model
+                .clone()
+                .with_wider_contact(model.contact.hidden + 64, 9);
+            wide.validate().unwrap();
+            assert_eq!(wide.contact.hidden, model.contact.hidden + 64);
+            let new_row = &wide.contact.w1[model.contact.hidden..wide.contact.hidden];
+            assert!(new_row.iter().any(|&w| w != new_row[0]));
+            let (narrow_eval, wide_eval) = (
+                crate::eval::Evaluator::new(model.clone()),
+                crate::eval::Evaluator::new(wide.clone()),
+            );
+            let mut pos = crate::backgammon::Position::starting();
+            let mut input = vec![0f32; crate::eval::encoding::CONTACT_INPUTS];
+            for step in 0..40u8 {
+                let dice = crate::backgammon::Dice::new(step % 6 + 1, (step / 6) % 6 + 1).unwrap();
+                let mut list = crate::backgammon::MoveList::new();
+                crate::backgammon::legal_moves(&pos, dice, &mut list);
+                let next = list.as_slice()[step as usize % list.len()].position.swap();
+                if !next.has_contact() {
+                    break;
+                }
+                pos = next;
+                crate::eval::encoding::encode(&pos, crate::eval::NetKind::Contact, &mut input);
+                assert_eq!(model.contact.forward(&input), wide.contact.forward(&input));
+                let (a, b) = (narrow_eval.probs(&pos), wide_eval.probs(&pos));
+                for (x, y) in a.0.iter().zip(b.0) {
+                    assert!((x - y).abs() < 2e-3, "{pos:?}: {a:?} {b:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn round_trip_and_every_kind_of_damage() {

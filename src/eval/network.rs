@@ -121,6 +121,56 @@ impl Mlp {
         }
     }
 
+    /// The same function with `hidden` first-layer units (at least as many
+    /// as it has): the new units get small random input weights and zero
+    /// weights into the layer above, so every output is unchanged and
+    /// training can give them a use. A wider network is then grown from
+    /// a trained one instead of learning everything again.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Mlp {
+        use rand::{RngExt, SeedableRng, rngs::SmallRng};
+        assert!(hidden >= self.hidden, "a network is only widened");
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let a1 = 1.0 / (self.inputs as f32).sqrt();
+        let mut w1 = Vec::with_capacity(self.inputs * hidden);
+        for row in self.w1.chunks_exact(self.hidden) {
+            w1.extend_from_slice(row);
+            w1.extend((self.hidden..hidden).map(|_| rng.random_range(-a1..a1)));
+        }
+        let mut b1 = self.b1.clone();
+        b1.resize(hidden, 0.0);
+        // The layer above reads unit h in row h (input-major): zero rows.
+        let (mid, w2) = match &self.mid {
+            Some(m) => {
+                let mut w = m.w.clone();
+                w.resize(hidden * m.units, 0.0);
+                let mid = MidLayer {
+                    units: m.units,
+                    w,
+                    b: m.b.clone(),
+                };
+                (Some(mid), self.w2.clone())
+            }
+            // The outputs read the units output-major (`w2[o * hidden + h]`).
+            None => {
+                let mut w2 = Vec::with_capacity(hidden * OUTPUTS);
+                for row in self.w2.chunks_exact(self.hidden) {
+                    w2.extend_from_slice(row);
+                    w2.resize(w2.len() + hidden - self.hidden, 0.0);
+                }
+                (None, w2)
+            }
+        };
+        Mlp {
+            inputs: self.inputs,
+            hidden,
+            w1,
+            b1,
+            mid,
+            w2,
+            b2: self.b2,
+        }
+    }
+
     /// Layer sizes, inputs to outputs: "230-256-64-5".
     pub fn shape(&self) -> String {
         let mid = self

@@ -92,6 +92,11 @@ pub struct TrainConfig {
     pub distill_teacher: Option<std::path::PathBuf>,
     /// Units of the contact network's second hidden layer (0 = none).
     pub contact_mid: usize,
+    /// With `init_model`: widen its contact network's first layer to this
+    /// many units before training, the new units silent at first (the
+    /// model evaluates as before), so a wider network starts from what
+    /// the narrow one knows (0 = keep its width).
+    pub widen_contact: usize,
     /// Which of the student's networks a distillation trains (see
     /// [`DistillNets`]).
     pub distill_nets: DistillNets,
@@ -203,6 +208,7 @@ impl Default for TrainConfig {
             weight_average: 0.0,
             distill_teacher: None,
             contact_mid: 0,
+            widen_contact: 0,
             distill_nets: DistillNets::Contact,
             race_rollout_trials: 0,
             contact_rollouts_per_chunk: 0,

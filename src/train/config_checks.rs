@@ -40,6 +40,11 @@ impl TrainConfig {
                 "rollout targets need target_ply 0 and rollouts_per_game > 0".into(),
             ));
         }
+        if self.widen_contact > 0 && (!hidden_ok(self.widen_contact) || self.init_model.is_none()) {
+            return Err(ConfigError::Invalid(
+                "widen_contact needs an init_model and is a multiple of 8 up to 512".into(),
+            ));
+        }
         if self.contact_mid > 0 && !hidden_ok(self.contact_mid) {
             return Err(ConfigError::Invalid(
                 "contact_mid must be a multiple of 8 up to 512".into(),

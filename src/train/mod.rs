@@ -164,6 +164,15 @@ pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
             (None, None) => Model::random(cfg.contact_hidden, cfg.race_hidden, cfg.seed)
                 .with_fresh_contact(cfg.contact_hidden, cfg.contact_mid, cfg.seed),
         };
+        if cfg.widen_contact > 0 {
+            if cfg.widen_contact < model.contact.hidden {
+                return Err(TrainError::Restore(format!(
+                    "widen_contact {} is narrower than the initial model's {} units",
+                    cfg.widen_contact, model.contact.hidden
+                )));
+            }
+            model = model.with_wider_contact(cfg.widen_contact, cfg.seed);
+        }
         if cfg.crashed_net && model.crashed.is_none() {
             model.crashed = Some(model.contact.clone());
         }

@@ -499,6 +499,8 @@ mod tests {
             games: 0,
             database: vec![dir.join("data")],
             database_weight: 20,
+            // Grown from the teacher's 16 units.
+            widen_contact: 24,
             contact_hidden: 16,
             race_hidden: 8,
             epochs: 10,
@@ -525,8 +527,19 @@ mod tests {
                 .sum::<f32>()
         };
         let before = error(&Model::load(&teacher).unwrap());
-        let after = error(&Model::load(&out.join(crate::train::MODEL_FILE)).unwrap());
+        let trained = Model::load(&out.join(crate::train::MODEL_FILE)).unwrap();
+        assert_eq!(trained.contact.hidden, 24);
+        let after = error(&trained);
         assert!(after < before * 0.5, "{before} -> {after}");
+        let mut unfounded = cfg.clone();
+        unfounded.init_model = None;
+        assert!(
+            unfounded
+                .validate()
+                .unwrap_err()
+                .to_string()
+                .contains("widen_contact")
+        );
         // No teacher games and no database: nothing to learn.
         let mut bare = cfg.clone();
         bare.database.clear();
