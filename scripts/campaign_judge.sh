@@ -1,0 +1,42 @@
+#!/bin/bash
+# Judges a block of the training campaign (issue 70): trains the
+# candidate recipe on the whole position database, then plays it
+#   1. against the shipped network: mirrored money games with the cube at
+#      0-ply (`kotra-ai duel --cube`), DUEL_GAMES in all over two seeds;
+#   2. against gnubg 0-ply (`scripts/strength_vs_gnubg.py`), GNUBG_GAMES
+#      for the candidate and as many for the shipped network on the same
+#      seeds, when GNUBG_GAMES > 0 (gnubg must be installed).
+# A candidate ships when its duel gain is beyond two standard errors and
+# it is not worse against gnubg (models/README.md); the script only
+# measures, and says nothing is shipped.
+#
+#   scripts/campaign_judge.sh [CONFIG] [OUT] [DUEL_GAMES] [GNUBG_GAMES] [GNUBG_SEED]
+#
+# Defaults: training/campaign-candidate.json, runs/campaign-candidate,
+# 100000, 0, 701. A training run in OUT is resumed (a finished one is reused;
+# delete OUT to train again); the gnubg runs resume from their chunks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+config=${1:-training/campaign-candidate.json}
+out=${2:-runs/campaign-candidate}
+duel_games=${3:-100000}
+gnubg_games=${4:-0}
+gnubg_seed=${5:-701}
+bin=target/release/kotra-ai
+cargo build --release --quiet
+$bin campaign status
+resume=()
+[ -d "$out" ] && resume=(--resume)
+$bin train --config "$config" --out "$out" "${resume[@]}" --quiet 2>&1 | tail -n 2
+half=$(( duel_games / 2 ))
+for seed in 71 72; do
+  $bin duel --cube --a "net:$out/model.net" --b net --games "$half" --seed "$seed" 2>/dev/null | tail -n 1
+done
+if [ "$gnubg_games" -gt 0 ]; then
+  for who in candidate shipped; do
+    model=()
+    [ "$who" = candidate ] && model=(--model "$(pwd)/$out/model.net")
+    python3 scripts/strength_vs_gnubg.py --ply 0 --games "$gnubg_games" --seed "$gnubg_seed" \
+      "${model[@]}" --dir "runs/strength/campaign-$who-$gnubg_seed" | grep RESULT | sed "s/^/$who: /"
+  done
+fi
