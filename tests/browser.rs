@@ -320,6 +320,7 @@ fn a_whole_game_is_played_on_the_board_by_clicking_and_dragging_checkers() {
         std::fs::write(screenshots().join("board.png"), shot).unwrap();
         // The record the page links to replays to the page's result.
         let id = js(&c, "return window.kotraGame.id").await;
+        let id = id.as_str().expect("a session id is a string");
         let (status, mat) = server.request("GET", &format!("/api/play/{id}/record.mat"), b"");
         assert_eq!(status, 200);
         let record = kotra::notation::parse_match(&mat).unwrap();

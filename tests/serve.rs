@@ -210,7 +210,34 @@ fn a_whole_match_is_played_against_kotra_ai_and_saved() {
     assert_eq!(post("/api/play?length=65").0, 400);
     let (status, mut v) = post("/api/play?ply=0&seed=3&length=5");
     assert_eq!(status, 200, "{v}");
-    let id = v["id"].as_u64().unwrap();
+    let id = v["id"].as_str().unwrap().to_string();
+    // Ids are 128 random bits: the next one is not the last plus one, and
+    // a guessed id, sequential or random, finds nothing.
+    assert!(
+        id.len() == 32 && id.chars().all(|c| c.is_ascii_hexdigit()),
+        "{id}"
+    );
+    let (_, other) = post("/api/play?ply=0&seed=4");
+    let other = other["id"].as_str().unwrap().to_string();
+    assert_ne!(other, id);
+    for guess in [
+        "1",
+        "2",
+        "0",
+        "00000000000000000000000000000001",
+        "ffffffffffffffffffffffffffffffff",
+    ] {
+        let (status, reason) = server.get(&format!("/api/play/{guess}"));
+        assert_eq!(status, 404, "{guess}: {reason}");
+        assert!(reason["error"].as_str().is_some(), "{reason}");
+        assert_eq!(post(&format!("/api/play/{guess}/resign?as=single")).0, 404);
+        assert_eq!(
+            server
+                .request("DELETE", &format!("/api/rollout/{guess}"), b"")
+                .0,
+            404
+        );
+    }
     // Not your turn to move before rolling, an illegal move, nonsense.
     if v["phase"] == "to_roll" {
         assert_eq!(post(&format!("/api/play/{id}/move?move=8/5%206/5")).0, 400);
@@ -349,7 +376,10 @@ fn a_rollout_job_streams_its_progress_gives_the_cli_result_and_can_be_cancelled(
         b"",
     );
     assert_eq!(status, 202, "{body}");
-    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].clone();
+    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let (status, stream) = server.request("GET", &format!("/api/rollout/{id}/events"), b"");
     assert_eq!(status, 200);
     let seen = events(&stream);
@@ -383,7 +413,10 @@ fn a_rollout_job_streams_its_progress_gives_the_cli_result_and_can_be_cancelled(
         b"",
     );
     assert_eq!(status, 202, "{body}");
-    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"].clone();
+    let id = serde_json::from_str::<serde_json::Value>(&body).unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let (status, body) = server.request("POST", &format!("/api/rollout?position={START}"), b"");
     assert_eq!(status, 503, "{body}");
     let (status, _) = server.request("DELETE", &format!("/api/rollout/{id}"), b"");
@@ -425,7 +458,7 @@ fn fuzzed_requests_never_get_a_5xx() {
     let server = Server::start(&["--workers", "1", "--deadline", "600"]);
     let (_, game) = server.request("POST", "/api/play?ply=0&seed=5", b"");
     let game: serde_json::Value = serde_json::from_str(&game).unwrap();
-    let id = game["id"].as_u64().unwrap();
+    let id = game["id"].as_str().unwrap().to_string();
     let seeds = [
         ("GET", format!("/api/analyze?position={START}&dice=31&ply=0")),
         ("GET", format!("/api/analyze?position={START}&ply=1")),

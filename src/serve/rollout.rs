@@ -74,7 +74,7 @@ impl TrialProgress for RolloutJob {
 }
 
 impl RolloutJob {
-    fn status(&self, id: u64) -> Value {
+    fn status(&self, id: &str) -> Value {
         let ending = lock(&self.ending).clone();
         let (state, result, error) = match ending {
             None => ("running", Value::Null, Value::Null),
@@ -111,7 +111,7 @@ impl RolloutJobs {
         }
     }
 
-    fn insert(&self, job: Arc<RolloutJob>) -> u64 {
+    fn insert(&self, job: Arc<RolloutJob>) -> String {
         let (id, dropped) = self.held.insert(job);
         // A job dropped while it runs is cancelled with it.
         for old in dropped {
@@ -120,7 +120,7 @@ impl RolloutJobs {
         id
     }
 
-    fn get(&self, id: u64) -> Result<Arc<RolloutJob>, ApiError> {
+    fn get(&self, id: &str) -> Result<Arc<RolloutJob>, ApiError> {
         self.held.get(id)
     }
 }
@@ -227,23 +227,23 @@ fn ended<T: serde::Serialize>(rolled: Result<T, AnalysisError>) -> Ending {
 
 pub async fn status(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<u64>,
+    Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    Ok(Json(state.rollouts.get(id)?.status(id)))
+    Ok(Json(state.rollouts.get(&id)?.status(&id)))
 }
 
 pub async fn cancel(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<u64>,
+    Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let job = state.rollouts.get(id)?;
+    let job = state.rollouts.get(&id)?;
     job.cancel.store(true, Ordering::Relaxed);
-    Ok(Json(job.status(id)))
+    Ok(Json(job.status(&id)))
 }
 
 pub async fn cancel_by_post(
     state: State<Arc<AppState>>,
-    Path((id, what)): Path<(u64, String)>,
+    Path((id, what)): Path<(String, String)>,
 ) -> Result<Json<Value>, ApiError> {
     if what != "cancel" {
         return Err(ApiError::not_found(&format!("/api/rollout/{id}/{what}")));
@@ -254,27 +254,30 @@ pub async fn cancel_by_post(
 /// The job's progress as server-sent events until it ends.
 pub async fn events(
     State(state): State<Arc<AppState>>,
-    Path((id, what)): Path<(u64, String)>,
+    Path((id, what)): Path<(String, String)>,
 ) -> Result<Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>>, ApiError> {
     if what != "events" {
         return Err(ApiError::not_found(&format!("/api/rollout/{id}/{what}")));
     }
-    let job = state.rollouts.get(id)?;
-    let stream = futures_util::stream::unfold(Some(job), move |job| async move {
-        let job = job?;
-        let first = job.done.load(Ordering::Relaxed) == 0 && !job.finished();
-        if !first {
-            tokio::time::sleep(Duration::from_millis(250)).await;
+    let job = state.rollouts.get(&id)?;
+    let stream = futures_util::stream::unfold(Some(job), move |job| {
+        let id = id.clone();
+        async move {
+            let job = job?;
+            let first = job.done.load(Ordering::Relaxed) == 0 && !job.finished();
+            if !first {
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            let status = job.status(&id);
+            let name = status["state"].as_str().unwrap_or("failed").to_string();
+            let (kind, next) = if name == "running" {
+                ("progress".to_string(), Some(job))
+            } else {
+                (name, None)
+            };
+            let event = Event::default().event(kind).data(status.to_string());
+            Some((Ok(event), next))
         }
-        let status = job.status(id);
-        let name = status["state"].as_str().unwrap_or("failed").to_string();
-        let (kind, next) = if name == "running" {
-            ("progress".to_string(), Some(job))
-        } else {
-            (name, None)
-        };
-        let event = Event::default().event(kind).data(status.to_string());
-        Some((Ok(event), next))
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }

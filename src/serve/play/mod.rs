@@ -49,7 +49,7 @@ impl From<PlayError> for ApiError {
 }
 
 /// Where the session stands, from your side.
-fn view(s: &Session, id: u64) -> Value {
+fn view(s: &Session, id: &str) -> Value {
     let state = &s.state;
     let mut legal = Vec::new();
     let mut orders = Vec::new();
@@ -144,8 +144,8 @@ pub async fn new_game(
     job(&state, Cost::of_ply(ply), move |analyzer| {
         let session = Session::new(length, ply, seed, analyzer);
         let (id, _) = st.games.insert(Arc::new(Mutex::new(session)));
-        let session = st.games.get(id)?;
-        let view = view(&lock(&session), id);
+        let session = st.games.get(&id)?;
+        let view = view(&lock(&session), &id);
         Ok(view)
     })
     .await
@@ -154,10 +154,10 @@ pub async fn new_game(
 
 pub async fn show(
     State(state): State<Arc<AppState>>,
-    Path(id): Path<u64>,
+    Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let session = state.games.get(id)?;
-    let view = view(&lock(&session), id);
+    let session = state.games.get(&id)?;
+    let view = view(&lock(&session), &id);
     Ok(Json(view))
 }
 
@@ -174,11 +174,11 @@ const ACTIONS: [&str; 7] = ["roll", "move", "double", "take", "pass", "resign", 
 /// Your action `what`, then kotra-ai's.
 pub async fn act(
     State(state): State<Arc<AppState>>,
-    Path((id, what)): Path<(u64, String)>,
+    Path((id, what)): Path<(String, String)>,
     q: Result<Query<ActionQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let q = super::api::query(q)?;
-    let session = state.games.get(id)?;
+    let session = state.games.get(&id)?;
     if !ACTIONS.contains(&what.as_str()) {
         return Err(ApiError::not_found(&format!("/api/play/{id}/{what}")));
     }
@@ -191,7 +191,7 @@ pub async fn act(
             q.text
         };
         s.act(&what, arg.as_deref(), analyzer)?;
-        Ok(view(&s, id))
+        Ok(view(&s, &id))
     })
     .await
     .map(Json)
@@ -200,9 +200,9 @@ pub async fn act(
 /// The session so far as `.mat` or `.sgf`.
 pub async fn record(
     State(state): State<Arc<AppState>>,
-    Path((id, file)): Path<(u64, String)>,
+    Path((id, file)): Path<(String, String)>,
 ) -> Result<String, ApiError> {
-    let session = state.games.get(id)?;
+    let session = state.games.get(&id)?;
     let record = lock(&session).match_record();
     match file.as_str() {
         "record.mat" => Ok(crate::notation::mat::write(&record)),
