@@ -155,6 +155,17 @@ pub fn decode(text: &str) -> Result<Setup, XgidError> {
             why: "the cube cannot have been turned in the Crawford game",
         });
     }
+    if let Some(raw) = f.get(9) {
+        let why = "log2 of the maximum cube, 0-15, at least the cube's";
+        let max_log: u32 = field("maximum cube", raw, why)?;
+        if max_log > 15 || max_log < cube_log {
+            return Err(XgidError::Field {
+                field: "maximum cube",
+                value: raw.to_string(),
+                why,
+            });
+        }
+    }
     let (mover, other) = if on_roll == 1 {
         (&bottom, &top)
     } else {
@@ -252,5 +263,17 @@ mod tests {
         assert!(decode("XGID=-b----E-C---eE---c-e----B-:0:0:1").is_err());
         let e = decode("XGID=-b----E-C---eE---c-e---PB-:0:0:1:52:0:0:0:0:10").unwrap_err();
         assert!(e.to_string().contains("'P'"), "{e}");
+        // The tenth field, the maximum cube: a number, 0-15, not below the cube.
+        for bad in ["abc", "16", "-1", ""] {
+            let e = decode(&format!(
+                "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:{bad}"
+            ))
+            .unwrap_err();
+            assert!(e.to_string().contains("maximum cube"), "{bad}: {e}");
+        }
+        let e = decode("XGID=-b----E-C---eE---c-e----B-:3:0:1:52:0:0:0:0:2").unwrap_err();
+        assert!(e.to_string().contains("maximum cube"), "{e}");
+        assert!(decode("XGID=-b----E-C---eE---c-e----B-:3:0:1:52:0:0:0:0:3").is_ok());
+        assert!(decode("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0").is_ok());
     }
 }
