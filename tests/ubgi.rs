@@ -131,3 +131,19 @@ fn cubeless_play_answers_the_cubeless_searchs_best_move() {
     assert!(out.contains(&format!("bestmove {text}")), "{out:?}");
     assert!(out.contains(&"bestcube nodouble".to_string()), "{out:?}");
 }
+
+#[test]
+fn a_refused_position_forgets_the_one_before() {
+    // A good position with its dice, then a refused one: `go` must not
+    // analyse the old position as if it were the new.
+    let out = transcript(
+        "position gnubgid 4HPwATDgc/ABMA:cAkLAAAAAAAA\ngo chequer\n\
+         position gnubgid 4HPwATDgc/ABMA:nonsense\ngo chequer\ngo cube\nisready\n",
+    );
+    assert!(out.iter().any(|l| l.starts_with("bestmove")), "{out:#?}");
+    let errors: Vec<&String> = out.iter().filter(|l| l.starts_with("error ")).collect();
+    assert_eq!(errors.len(), 3, "{out:#?}");
+    assert!(errors[0].starts_with("error bad_value"));
+    assert!(errors[1].starts_with("error bad_state"), "{}", errors[1]);
+    assert!(errors[2].starts_with("error bad_state"), "{}", errors[2]);
+}

@@ -205,7 +205,12 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// A refused position forgets the one before it (and its dice): the
+    /// controller meant to leave it, so a `go` then answers `bad_state`
+    /// instead of analysing a position nobody asked about.
     fn position(&mut self, kind: &str, id: &str) -> Result<Vec<String>, Refusal> {
+        self.setup = None;
+        self.dice = None;
         let text = match kind {
             "gnubgid" => id.to_string(),
             "xgid" if id.starts_with("XGID=") => id.to_string(),
