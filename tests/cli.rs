@@ -408,6 +408,64 @@ fn analyze_in_a_match_speaks_match_winning_chances() {
 }
 
 #[test]
+fn long_matches_are_analysed_like_money_and_longer_ones_refused() {
+    // Past the shipped table's 25 points the moves are still told apart
+    // (every one was +0.000 when the table was clamped to its edge).
+    let v = run_json(&[
+        "analyze",
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:26:10",
+        "--ply",
+        "0",
+        "--json",
+    ]);
+    let moves = v["moves"].as_array().unwrap();
+    let spread = moves[0]["equity"].as_f64().unwrap() - moves[4]["equity"].as_f64().unwrap();
+    assert!(spread > 0.05, "{v}");
+    // At 0-0 in a 31- and a 64-point match the opening cube decision is
+    // money's, within a few hundredths.
+    let cube = |length: &str| {
+        let xgid = format!("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:{length}:10");
+        run_json(&["analyze", &xgid, "--ply", "0", "--json"])["cube"].clone()
+    };
+    let money = cube("0");
+    for length in ["31", "64"] {
+        let c = cube(length);
+        assert_eq!(c["action"], money["action"], "{c}");
+        for key in ["no_double", "double_take"] {
+            let (a, b) = (c[key].as_f64().unwrap(), money[key].as_f64().unwrap());
+            assert!(
+                (a - b).abs() < 0.03,
+                "{length} {key}: {a} against money's {b}"
+            );
+        }
+    }
+    // One side 6 points up early in a 31-point match: a lead, not a pass.
+    let v = run_json(&[
+        "analyze",
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:0:0:31:10",
+        "--ply",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(v["cube"]["action"], "no double", "{v}");
+    let mwc = v["mwc"].as_f64().unwrap();
+    assert!(mwc > 0.55 && mwc < 0.8, "{v}");
+    let o = run(&[
+        "analyze",
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:65:10",
+    ]);
+    assert_one_line_error(&o, "at most 64 points");
+    // A match file of 99,999 points: refused with its length, not
+    // reviewed against the table's edge.
+    let text = std::fs::read_to_string("tests/data/matches/3-pt-102.mat").unwrap();
+    let long = text.replacen(" 3 point match", " 99999 point match", 1);
+    let path = scratch_dir("long-match").join("long.mat");
+    std::fs::write(&path, long).unwrap();
+    let o = run(&["review", path.to_str().unwrap(), "--ply", "0"]);
+    assert_one_line_error(&o, "99999-point match");
+}
+
+#[test]
 fn model_race_from_swaps_only_the_race_network() {
     use kotra::eval::Model;
     let dir = scratch_dir("combine");

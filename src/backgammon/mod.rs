@@ -13,7 +13,7 @@ pub use dice::{Dice, DiceError};
 pub use movegen::{Candidate, MoveList, legal_moves, legal_moves_reference, with_legal_moves};
 pub use play::{Play, Step, Steps};
 pub use position::{BAR, CHECKERS, OPP_BAR, Position, PositionError, Side};
-pub use setup::{CubeOwner, MatchInfo, Owner, Setup, SetupStateError};
+pub use setup::{CubeOwner, MAX_MATCH_LENGTH, MatchInfo, Owner, Setup, SetupStateError};
 pub use step_orders::step_orders;
 mod outcome;
 pub use outcome::GameResult;

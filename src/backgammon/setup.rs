@@ -110,6 +110,10 @@ impl MatchInfo {
 /// Why a setup is not a decision in a game in play.
 #[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
 pub enum SetupStateError {
+    #[error(
+        "a {0}-point match is longer than kotra-ai analyses (at most {MAX_MATCH_LENGTH} points: the match equity table is extended that far)"
+    )]
+    MatchTooLong(u32),
     #[error("the game is over: {0} has borne off all 15 checkers")]
     Finished(&'static str),
     #[error("the game state is {0}, not a game in play")]
@@ -128,6 +132,12 @@ pub enum SetupStateError {
     DoubleAgainstOwner,
 }
 
+/// The longest match kotra-ai plays, analyses or reviews. The shipped
+/// match equity table covers 25 points and is extended to this length
+/// (`cube::met`); beyond it a match is refused rather than answered with
+/// the table's edge, where every score looked alike.
+pub const MAX_MATCH_LENGTH: u32 = 64;
+
 impl Setup {
     /// Checks that the setup is a moment of a game in play that the rules
     /// allow: the Match ID and XGID can spell finished games, resignations
@@ -136,6 +146,9 @@ impl Setup {
     pub fn check_in_play(&self) -> Result<(), SetupStateError> {
         use super::position::Side;
         let info = &self.info;
+        if info.match_length > MAX_MATCH_LENGTH {
+            return Err(SetupStateError::MatchTooLong(info.match_length));
+        }
         match info.game_state {
             1 => {}
             0 => return Err(SetupStateError::NotPlaying("\"no game\"")),

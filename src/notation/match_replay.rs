@@ -46,6 +46,18 @@ impl Replayed {
 /// values and turns, each `Wins` against the referee's result, and each
 /// game's score line against the match so far.
 pub fn replay(record: &MatchRecord, mut visit: impl FnMut(&Replayed)) -> Result<(), MatError> {
+    if record.length > crate::backgammon::MAX_MATCH_LENGTH {
+        return Err(MatError {
+            line: 0,
+            game: 0,
+            move_number: 0,
+            what: format!(
+                "a {}-point match is longer than kotra-ai reviews (at most {} points)",
+                record.length,
+                crate::backgammon::MAX_MATCH_LENGTH
+            ),
+        });
+    }
     let mut score = [0u32; 2];
     let money = record.length == 0;
     let mut crawford_done = false;
