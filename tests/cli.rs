@@ -408,6 +408,12 @@ fn analyze_in_a_match_speaks_match_winning_chances() {
 }
 
 #[test]
+fn a_missing_argument_is_named() {
+    assert_one_line_error(&run(&["analyze"]), "<POSITION>");
+    assert_one_line_error(&run(&["review"]), "<FILE>");
+}
+
+#[test]
 fn long_matches_are_analysed_like_money_and_longer_ones_refused() {
     // Past the shipped table's 25 points the moves are still told apart
     // (every one was +0.000 when the table was clamped to its edge).

@@ -406,6 +406,21 @@ fn parse_error_line(e: &clap::Error) -> String {
         .find(|l| !l.is_empty())
         .unwrap_or("bad command line");
     let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    // "the following required arguments were not provided:" lists them
+    // on the indented lines below: name them on the one line.
+    if line.ends_with(':') {
+        let missing: Vec<&str> = text
+            .lines()
+            .skip_while(|l| l.trim() != first)
+            .skip(1)
+            .take_while(|l| !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        if !missing.is_empty() {
+            line.push(' ');
+            line.push_str(&missing.join(", "));
+        }
+    }
     // "unexpected argument" carries its hint on the next lines: keep the
     // tip when it names a real option.
     if let Some(tip) = text.lines().map(str::trim).find(|l| l.starts_with("tip: ")) {

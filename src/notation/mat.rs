@@ -84,7 +84,7 @@ pub struct MatchRecord {
 
 /// What is wrong with a match file, and where.
 #[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
-#[error("{}line {line}: {what}", place(*game, *move_number))]
+#[error("{}{what}", place(*game, *move_number, *line))]
 pub struct MatError {
     pub line: usize,
     /// 0 before the first game.
@@ -94,11 +94,17 @@ pub struct MatError {
     pub what: String,
 }
 
-fn place(game: u32, move_number: u32) -> String {
-    match (game, move_number) {
+/// Where an error is, as a prefix; line 0 is the whole file (no line to
+/// point at), so it is left out.
+fn place(game: u32, move_number: u32, line: usize) -> String {
+    let at = match (game, move_number) {
         (0, _) => String::new(),
         (g, 0) => format!("game {g}, "),
         (g, m) => format!("game {g}, move {m}, "),
+    };
+    match line {
+        0 => at,
+        n => format!("{at}line {n}: "),
     }
 }
 

@@ -49,9 +49,45 @@ pub const MAX_MATCH_BYTES: u64 = 64 << 20;
 /// Reads a match file's text, `.sgf` or `.mat`, told apart by its first
 /// character (an SGF collection opens with `(`).
 pub fn parse_match(text: &str) -> Result<mat::MatchRecord, mat::MatError> {
+    // Editors on Windows start UTF-8 files with a byte-order mark.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim().is_empty() {
+        return Err(mat::MatError {
+            line: 0,
+            game: 0,
+            move_number: 0,
+            what: "the match file is empty (expected a .mat match or an .sgf game tree)".into(),
+        });
+    }
     if text.trim_start().starts_with('(') {
         sgf::parse(text)
     } else {
         mat::parse(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_file_says_so_and_a_byte_order_mark_is_skipped() {
+        for empty in ["", "\n  \n", "\u{feff}", "\u{feff}\n"] {
+            let e = parse_match(empty).unwrap_err().to_string();
+            assert_eq!(
+                e, "the match file is empty (expected a .mat match or an .sgf game tree)",
+                "{empty:?}"
+            );
+        }
+        for file in ["3-pt-102.mat", "3-pt-102.sgf"] {
+            let path = std::path::Path::new("tests/data/matches").join(file);
+            let text = std::fs::read_to_string(path).unwrap();
+            let plain = parse_match(&text).unwrap();
+            let marked = parse_match(&format!("\u{feff}{text}")).unwrap();
+            assert_eq!(plain, marked, "{file}");
+        }
+        // An error on a line still names the line.
+        let e = parse_match(" 3 point match\n\n Game 1\n nonsense here\n").unwrap_err();
+        assert!(e.to_string().contains("line "), "{e}");
     }
 }
