@@ -58,7 +58,12 @@ impl DevSet {
                 .map(|m| {
                     let id = m["after_id"].as_str().ok_or("no after_id")?;
                     let pos = position_id::decode(id).map_err(|_| "bad after_id")?;
+                    // A cubeless money equity: 1e308 or 1e999 (read as
+                    // infinity) would turn every mean into inf or null.
                     let eq = m["eq"].as_f64().ok_or("no eq")?;
+                    if !(eq.is_finite() && eq.abs() <= 3.0) {
+                        return Err("eq must be a cubeless equity from -3 to 3");
+                    }
                     Ok((pos, eq))
                 })
                 .collect::<Result<Vec<_>, &str>>()
@@ -187,6 +192,18 @@ mod tests {
         std::fs::write(&path, format!("\n{line}\n")).unwrap();
         let err = DevSet::load(&path).err().expect("refused").to_string();
         assert_eq!(err, "dev set line 2: no moves");
+        // Equities past any game's worth, or past f64's, are refused too.
+        for eq in ["1e308", "-3.5"] {
+            let line = format!(
+                r#"{{"id":"x","position_id":"4HPwATDgc/ABMA","dice":[3,1],"moves":[{{"after_id":"4HPwATDgc/ABMA","eq":{eq}}}]}}"#
+            );
+            std::fs::write(&path, line).unwrap();
+            let err = DevSet::load(&path).err().expect("refused").to_string();
+            assert_eq!(
+                err, "dev set line 1: eq must be a cubeless equity from -3 to 3",
+                "{eq}"
+            );
+        }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

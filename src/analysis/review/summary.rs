@@ -73,7 +73,7 @@ impl PlayerSummary {
         let cube_loss: f32 = cube().map(|v| v.loss).sum();
         let decisions = checker_decisions + cube_decisions;
         let total_loss = checker_loss + cube_loss;
-        let per = |loss: f32, n: usize| 1000.0 * loss / n.max(1) as f32;
+        let per = per_thousand;
         let error_rate = per(total_loss, decisions);
         let count_mark = |m: &str| counted().filter(|v| v.mark == Some(m)).count();
         let count_cube = |e: &str| mine().filter(|v| v.cube_error == Some(e)).count();
@@ -138,4 +138,24 @@ pub struct GameSummary {
     pub winner: Option<u8>,
     pub points: u32,
     pub players: Vec<PlayerSummary>,
+}
+
+/// Thousandths of a point per decision. A sum of losses can be −0.0
+/// (a zero loss negated), which would print as "-0.0": adding +0.0 makes
+/// every zero a plain one and leaves other values as they are.
+fn per_thousand(loss: f32, n: usize) -> f32 {
+    1000.0 * loss / n.max(1) as f32 + 0.0
+}
+
+#[cfg(test)]
+mod per_thousand_tests {
+    use super::per_thousand;
+
+    #[test]
+    fn a_negative_zero_rate_prints_as_zero() {
+        assert_eq!(format!("{:.1}", per_thousand(-0.0, 5)), "0.0");
+        assert_eq!(format!("{:.1}", per_thousand(-0.0, 0)), "0.0");
+        assert_eq!(per_thousand(0.012, 4), 3.0);
+        assert_eq!(per_thousand(-0.004, 2), -2.0);
+    }
 }
