@@ -155,6 +155,20 @@ fn finished_games_are_refused_by_every_command() {
         ],
         "the game is over",
     );
+    // Icehouse Kotra: a scored pawn or a whole size scored ends the game
+    // (rules §7), though the text does not say who ended it; the rollout
+    // gave such a game to the side that lost.
+    for finished in [
+        "S: Qe7 Db7 stash=0,1,0 scored=0,0,4; N: Qf2 scored=1,3,3; S",
+        "S: Db7 scored=0,0,5; N: Qf2 scored=0,3,3; N",
+    ] {
+        for command in ["analyze", "rollout", "show"] {
+            assert_one_line_error(
+                &["--game", "icehouse-kotra", command, finished],
+                "the game is over",
+            );
+        }
+    }
     let replies = ubgi("ubgi\nposition gnubgid 4P8PAAAAAAAAAA\ngo cube\nquit\n");
     assert!(
         replies

@@ -101,8 +101,10 @@ pub(super) fn icehouse_position(
     if p.players != players {
         bail!("{wrong}");
     }
-    if p.outcome().is_some() {
-        bail!("bad position {text:?}: the game is over");
+    if p.is_finished() {
+        bail!(
+            "bad position {text:?}: the game is over (a pawn, or every piece of one size, has been scored)"
+        );
     }
     Ok(p)
 }

@@ -108,6 +108,18 @@ impl Position {
         p
     }
 
+    /// Whether the game is over: ended by a play, or, for a position read
+    /// from text (which does not say who ended it), a score that only an
+    /// ending play makes (§7: any pawn scored, or every piece of one
+    /// size). Such a position has a result, not an analysis.
+    pub fn is_finished(&self) -> bool {
+        self.ended_by.is_some()
+            || self.seats().iter().any(|s| {
+                let scored = self.scored[s.index()];
+                scored[0] > 0 || scored.contains(&self.per_size())
+            })
+    }
+
     /// The result once the game has ended: the most points wins; among tied
     /// leaders the seat that ended the game wins, and if it is not among
     /// them (four players only) the leaders share.
