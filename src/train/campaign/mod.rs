@@ -143,7 +143,7 @@ pub fn run(opts: &CampaignOptions) -> Result<CampaignReport, CampaignError> {
         let seed_dir = work.join(format!("seed-{seed:05}"));
         let chunks = opts.games_per_batch.div_ceil(opts.games_per_chunk);
         for c in 0..chunks {
-            let path = seed_dir.join(format!("chunk-{c:05}.bin"));
+            let path = chunk_path(&seed_dir, c);
             if Chunk::read(&path).is_ok() {
                 continue;
             }
@@ -179,6 +179,11 @@ pub fn run(opts: &CampaignOptions) -> Result<CampaignReport, CampaignError> {
         report.batches.push(entry);
         let _ = std::fs::remove_dir_all(&seed_dir);
     }
+}
+
+/// Where chunk `c` of a batch lives in its seed's work folder.
+fn chunk_path(seed_dir: &Path, c: u64) -> PathBuf {
+    seed_dir.join(format!("chunk-{c:05}.bin"))
 }
 
 fn check(opts: &CampaignOptions) -> Result<(), CampaignError> {
@@ -283,7 +288,7 @@ fn finish_batch(
         ..BatchEntry::default()
     };
     for c in 0..chunks {
-        let path = seed_dir.join(format!("chunk-{c:05}.bin"));
+        let path = chunk_path(seed_dir, c);
         let chunk = Chunk::read(&path).map_err(|why| {
             CampaignError::Settings(format!(
                 "{}: {why} (delete it to play it again)",
@@ -432,7 +437,7 @@ mod tests {
             .join(format!("{}-{}", &teacher_sha[..8], &settings_sha[..8]))
             .join("seed-00001");
         play_chunk(&selector, &opts, 1, 0)
-            .write(&seed_dir.join("chunk-00000.bin"))
+            .write(&chunk_path(&seed_dir, 0))
             .unwrap();
         let resumed = run(&opts).unwrap();
         assert_eq!(resumed.chunks_played, 1);

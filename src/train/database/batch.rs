@@ -31,10 +31,7 @@ pub fn encode(records: &[Record]) -> Vec<u8> {
 
 /// Lowercase hex of the SHA-256 of `bytes`.
 pub fn hex_sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    format!("{:x}", Sha256::digest(bytes))
 }
 
 /// The name of a batch: its seed, the teacher and the settings that

@@ -18,9 +18,9 @@
 use super::chunk_file::{create_dir, decode_chunk, read_chunk, write_chunk};
 use super::teacher_set::{RunSet, sets_of_run};
 use crate::eval::{Evaluator, Model};
+use crate::train::database::batch::hex_sha256;
 use crate::train::plan::{TeacherGames, TrainPlan};
 use crate::train::{TrainConfig, TrainError, run_folders};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -100,10 +100,6 @@ impl Plan {
             .filter(move |(u, _)| *u as u64 % count == index)
             .map(|(_, unit)| unit)
     }
-}
-
-fn hex_sha256(bytes: &[u8]) -> String {
-    format!("{:x}", Sha256::digest(bytes))
 }
 
 fn check_shard(index: u64, count: u64) -> Result<(), TrainError> {
