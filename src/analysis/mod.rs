@@ -16,7 +16,7 @@ pub use report::{
 };
 pub use review::{
     CLOSE_CUBE, CubeErrors, DecisionKind, GameSummary, MARKS, Marks, MatchPlayer, Outcome,
-    PlayerSummary, Review, ReviewSettings, Verdict, luck_words, mark, rating,
+    PlayerSummary, Review, ReviewError, ReviewSettings, Verdict, luck_words, mark, rating,
 };
 
 use crate::backgammon::{Dice, MoveList, Setup, legal_moves};

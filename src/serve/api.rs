@@ -9,7 +9,7 @@
 //!   review's JSON.
 
 use super::{AppState, Cost, checked_ply, job};
-use crate::analysis::{Equity, ReviewSettings};
+use crate::analysis::{Equity, ReviewError, ReviewSettings};
 use crate::backgammon::{Dice, Setup};
 use crate::notation::{self, gnubg_id, xgid};
 use axum::Json;
@@ -76,7 +76,7 @@ pub async fn analyze(
         ),
         None => setup.info.rolled(),
     };
-    job(&state, Cost::of_ply(ply), move |analyzer| {
+    job(&state, Cost::of_ply(ply), move |analyzer, _| {
         let Some(dice) = dice else {
             let report = analyzer.cube_decision(&setup, ply);
             return Ok(json!({ "ids": ids(&setup), "cube_decision": report }));
@@ -99,7 +99,7 @@ pub async fn evaluate(
     q: Result<Query<EvaluateQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let setup = setup(&query(q)?.position)?;
-    job(&state, Cost::Quick, move |analyzer| {
+    job(&state, Cost::Quick, move |analyzer, _| {
         let p = analyzer.evaluate(&setup);
         Ok(json!({
             "ids": ids(&setup),
@@ -132,10 +132,14 @@ pub async fn review(
         .map_err(|_| ApiError::bad("the match file is not UTF-8 text"))?;
     let record =
         notation::parse_match(text).map_err(|e| ApiError::bad(format!("bad match file: {e}")))?;
-    job(&state, Cost::Deep, move |analyzer| {
+    job(&state, Cost::Deep, move |analyzer, abandoned| {
         let review = analyzer
-            .review(&record, &ReviewSettings::at(ply), &())
-            .map_err(|e| ApiError::bad(format!("bad match file: {e}")))?;
+            .review(&record, &ReviewSettings::at(ply), abandoned)
+            .map_err(|e| match e {
+                ReviewError::Match(e) => ApiError::bad(format!("bad match file: {e}")),
+                // Nobody reads this: the deadline's 503 has gone out.
+                ReviewError::Cancelled => ApiError::internal("the review was cancelled"),
+            })?;
         serde_json::to_value(&review).map_err(ApiError::internal)
     })
     .await

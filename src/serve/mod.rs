@@ -19,13 +19,14 @@ mod wildbg;
 
 pub use error::ApiError;
 
-use crate::analysis::Analyzer;
+use crate::analysis::{Analyzer, TrialProgress};
 use crate::eval::Evaluator;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 
@@ -111,13 +112,27 @@ impl AppState {
     }
 }
 
+/// Set when a job's deadline has passed and no one waits for its answer:
+/// long work (a review's decisions) looks at it and stops, so the worker
+/// it holds is free for the next request at once.
+#[derive(Clone, Default)]
+pub(crate) struct Abandoned(Arc<AtomicBool>);
+
+impl TrialProgress for Abandoned {
+    fn done(&self, _: u64) {}
+    fn cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
 /// Runs `work` on the blocking pool once a worker of its lane is free,
 /// refusing at once when the lane's queue is full and answering 503 past
-/// the deadline.
+/// the deadline (and telling the work, through its [`Abandoned`], to
+/// stop).
 pub(crate) async fn job<T, F>(state: &Arc<AppState>, cost: Cost, work: F) -> Result<T, ApiError>
 where
     T: Send + 'static,
-    F: FnOnce(&Analyzer<'static>) -> Result<T, ApiError> + Send + 'static,
+    F: FnOnce(&Analyzer<'static>, &Abandoned) -> Result<T, ApiError> + Send + 'static,
 {
     let lane = match cost {
         Cost::Quick => &state.quick,
@@ -130,18 +145,23 @@ where
         .map_err(|_| ApiError::busy())?;
     let workers = lane.workers.clone();
     let state2 = state.clone();
+    let abandoned = Abandoned::default();
+    let flag = abandoned.clone();
     let run = async move {
         let worker = workers.acquire_owned().await.map_err(ApiError::internal)?;
         tokio::task::spawn_blocking(move || {
             let _held = (place, worker);
-            work(&state2.analyzer)
+            work(&state2.analyzer, &flag)
         })
         .await
         .map_err(|e| ApiError::internal(format!("the analysis failed: {e}")))?
     };
     match tokio::time::timeout(state.deadline, run).await {
         Ok(answer) => answer,
-        Err(_) => Err(ApiError::too_slow(state.deadline.as_secs_f64())),
+        Err(_) => {
+            abandoned.0.store(true, Ordering::Relaxed);
+            Err(ApiError::too_slow(state.deadline.as_secs_f64()))
+        }
     }
 }
 

@@ -111,7 +111,7 @@ pub async fn best_moves(
         .zip(u8::try_from(d2).ok())
         .and_then(|(a, b)| Dice::new(a, b))
         .ok_or_else(|| ApiError::bad(format!("dice {d1} and {d2}: each 1 to 6")))?;
-    job(&state, Cost::of_ply(ply), move |analyzer| {
+    job(&state, Cost::of_ply(ply), move |analyzer, _| {
         let report = analyzer.rank_moves(&setup, dice, ply, Equity::Cubeful);
         let moves: Vec<Value> = if report.moves.is_empty() {
             // No legal move: one move without steps, as wildbg answers.
@@ -145,7 +145,7 @@ pub async fn eval(
     RawQuery(raw): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
     let (_, setup, ply) = read(raw.as_deref())?;
-    job(&state, Cost::of_ply(ply), move |analyzer| {
+    job(&state, Cost::of_ply(ply), move |analyzer, _| {
         let report = analyzer.cube_decision(&setup, ply);
         let d = report.decision;
         let double = d.should_double();

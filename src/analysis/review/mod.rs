@@ -79,6 +79,17 @@ enum Job {
     },
 }
 
+/// Why a match cannot be reviewed.
+#[derive(Clone, Debug, thiserror::Error, PartialEq)]
+pub enum ReviewError {
+    /// The file's moves do not replay.
+    #[error(transparent)]
+    Match(#[from] MatError),
+    /// Its listener cancelled the review before the end.
+    #[error("cancelled")]
+    Cancelled,
+}
+
 /// The answer to a double: who, what ("take", "pass", "beaver"), and
 /// where in the file.
 #[derive(Clone, Copy)]
@@ -101,12 +112,17 @@ impl Analyzer<'_> {
         record: &MatchRecord,
         settings: &ReviewSettings,
         progress: &(dyn TrialProgress + Sync),
-    ) -> Result<Review, MatError> {
+    ) -> Result<Review, ReviewError> {
         let jobs = gather(record)?;
         progress.planned(jobs.len() as u64);
         let decisions: Vec<Verdict> = jobs
             .par_iter()
             .map(|job| {
+                // Cancelled: the decisions not yet started are skipped, so
+                // the caller gets its answer within one decision's time.
+                if progress.cancelled() {
+                    return Vec::new();
+                }
                 let verdicts = match job {
                     Job::Checker { replayed, opening } => {
                         vec![self.judge_move(replayed, *opening, settings)]
@@ -122,6 +138,9 @@ impl Analyzer<'_> {
             })
             .flatten()
             .collect();
+        if progress.cancelled() {
+            return Err(ReviewError::Cancelled);
+        }
         let games = record
             .games
             .iter()

@@ -141,7 +141,7 @@ pub async fn new_game(
     }
     let seed = q.seed.unwrap_or_else(rand::random);
     let st = state.clone();
-    job(&state, Cost::of_ply(ply), move |analyzer| {
+    job(&state, Cost::of_ply(ply), move |analyzer, _| {
         let session = Session::new(length, ply, seed, analyzer);
         let (id, _) = st.games.insert(Arc::new(Mutex::new(session)));
         let session = st.games.get(&id)?;
@@ -183,7 +183,7 @@ pub async fn act(
         return Err(ApiError::not_found(&format!("/api/play/{id}/{what}")));
     }
     let ply = lock(&session).ply;
-    job(&state, Cost::of_ply(ply), move |analyzer| {
+    job(&state, Cost::of_ply(ply), move |analyzer, _| {
         let mut s = lock(&session);
         let arg = if what == "resign" {
             q.resign_as
