@@ -216,6 +216,30 @@ fn work_past_its_deadline_stops_and_frees_its_worker() {
 }
 
 #[test]
+fn a_client_past_its_quota_loses_its_oldest_game_and_is_told_why() {
+    // One client holds at most a tenth of the server's 1,000 games: its
+    // 101st drops its first, whose id then answers 410 with the reason
+    // (not a bare 404 that reads like a typo).
+    let server = Server::start(&[]);
+    let ids: Vec<String> = (0..101)
+        .map(|n| {
+            let (status, body) = server.request("POST", &format!("/api/play?ply=0&seed={n}"), b"");
+            assert_eq!(status, 200, "{body}");
+            let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+            v["id"].as_str().unwrap().to_string()
+        })
+        .collect();
+    let (status, v) = server.get(&format!("/api/play/{}", ids[0]));
+    assert_eq!(status, 410, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("your oldest"), "{v}");
+    let (status, _) = server.request("POST", &format!("/api/play/{}/roll", ids[0]), b"");
+    assert_eq!(status, 410);
+    for id in &ids[1..] {
+        assert_eq!(server.get(&format!("/api/play/{id}")).0, 200);
+    }
+}
+
+#[test]
 fn a_whole_match_is_played_against_kotra_ai_and_saved() {
     let server = Server::start(&[]);
     let post = |path: &str| {

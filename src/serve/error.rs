@@ -43,6 +43,14 @@ impl ApiError {
         }
     }
 
+    /// What the id named was dropped to make room; `why` says so.
+    pub fn gone(why: impl std::fmt::Display) -> ApiError {
+        ApiError {
+            status: StatusCode::GONE,
+            message: why.to_string(),
+        }
+    }
+
     pub fn internal(message: impl std::fmt::Display) -> ApiError {
         ApiError {
             status: StatusCode::INTERNAL_SERVER_ERROR,

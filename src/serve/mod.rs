@@ -222,11 +222,14 @@ pub fn run(eval: Evaluator, settings: ServeSettings) -> anyhow::Result<()> {
         println!("kotra-ai serve: listening on http://{addr}");
         use std::io::Write as _;
         std::io::stdout().flush()?;
-        axum::serve(listener, router(state))
-            .with_graceful_shutdown(async {
-                let _ = tokio::signal::ctrl_c().await;
-            })
-            .await?;
+        axum::serve(
+            listener,
+            router(state).into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
         Ok(())
     })
 }

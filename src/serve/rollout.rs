@@ -23,12 +23,13 @@ use crate::backgammon::Dice;
 use crate::rollout::RolloutSettings;
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -106,13 +107,13 @@ pub struct RolloutJobs {
 impl RolloutJobs {
     pub fn new(workers: usize) -> RolloutJobs {
         RolloutJobs {
-            held: Held::new("/api/rollout", MAX_JOBS),
+            held: Held::new("/api/rollout", "rollouts", MAX_JOBS),
             running: Arc::new(Semaphore::new(workers.max(1))),
         }
     }
 
-    fn insert(&self, job: Arc<RolloutJob>) -> String {
-        let (id, dropped) = self.held.insert(job);
+    fn insert(&self, client: IpAddr, job: Arc<RolloutJob>) -> String {
+        let (id, dropped) = self.held.insert(client, job);
         // A job dropped while it runs is cancelled with it.
         for old in dropped {
             old.cancel.store(true, Ordering::Relaxed);
@@ -139,6 +140,7 @@ pub struct RolloutQuery {
 
 pub async fn start(
     State(state): State<Arc<AppState>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     q: Result<Query<RolloutQuery>, QueryRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let q = super::api::query(q)?;
@@ -179,7 +181,7 @@ pub async fn start(
         .try_acquire_owned()
         .map_err(|_| ApiError::busy())?;
     let job = Arc::new(RolloutJob::default());
-    let id = state.rollouts.insert(job.clone());
+    let id = state.rollouts.insert(client.ip(), job.clone());
     let st = state.clone();
     tokio::task::spawn_blocking(move || {
         let _permit = permit;

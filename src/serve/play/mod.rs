@@ -13,7 +13,8 @@
 //!   game): your actions; kotra-ai answers at once;
 //! - `GET /api/play/{id}/record.mat` and `record.sgf`: the session so far.
 //!
-//! At most [`MAX_GAMES`] sessions are held; the oldest goes first.
+//! At most [`MAX_GAMES`] sessions are held, a tenth of them for one
+//! client; the oldest goes first, and its id then answers 410.
 
 mod session;
 
@@ -23,10 +24,11 @@ use crate::backgammon::{CubeOwner, Phase, step_orders};
 use crate::notation::{gnubg_id, move_text, sgf, xgid};
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::{ConnectInfo, Path, Query, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use session::{ENGINE, PlayError, Session, YOU};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 /// Sessions held at once; a new one past this drops the oldest.
@@ -39,7 +41,7 @@ pub const MAX_MATCH_LENGTH: u32 = 64;
 pub type Games = Held<Mutex<Session>>;
 
 pub fn games() -> Games {
-    Held::new("/api/play", MAX_GAMES)
+    Held::new("/api/play", "games", MAX_GAMES)
 }
 
 impl From<PlayError> for ApiError {
@@ -129,6 +131,7 @@ pub struct NewSession {
 
 pub async fn new_game(
     State(state): State<Arc<AppState>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     q: Result<Query<NewSession>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let q = super::api::query(q)?;
@@ -143,7 +146,7 @@ pub async fn new_game(
     let st = state.clone();
     job(&state, Cost::of_ply(ply), move |analyzer, _| {
         let session = Session::new(length, ply, seed, analyzer);
-        let (id, _) = st.games.insert(Arc::new(Mutex::new(session)));
+        let (id, _) = st.games.insert(client.ip(), Arc::new(Mutex::new(session)));
         let session = st.games.get(&id)?;
         let view = view(&lock(&session), &id);
         Ok(view)
