@@ -27,6 +27,7 @@ pub async fn health() -> Json<Value> {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AnalyzeQuery {
     position: String,
     dice: Option<String>,
@@ -39,11 +40,15 @@ pub(super) fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiErro
         .map_err(|e| ApiError::bad(e.body_text()))
 }
 
+/// The setup an ID spells. A `+` typed into an address bar arrives as a
+/// space (form encoding), and no ID has a space inside, so a space inside
+/// is read as the `+` of gnubg's base64.
 pub(super) fn setup(position: &str) -> Result<Setup, ApiError> {
     if position.len() > 200 {
         return Err(ApiError::bad("the position is longer than any ID"));
     }
-    notation::parse_setup(position).map_err(|e| ApiError::bad(format!("bad position: {e}")))
+    let position = position.trim().replace(' ', "+");
+    notation::parse_setup(&position).map_err(|e| ApiError::bad(format!("bad position: {e}")))
 }
 
 fn ply(ply: Option<u8>) -> Result<u8, ApiError> {
@@ -90,6 +95,7 @@ pub async fn analyze(
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct EvaluateQuery {
     position: String,
 }
@@ -112,6 +118,7 @@ pub async fn evaluate(
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ReviewQuery {
     ply: Option<u8>,
 }

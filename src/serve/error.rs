@@ -68,3 +68,45 @@ impl IntoResponse for ApiError {
             .into_response()
     }
 }
+
+/// Every error the server sends is JSON: the answers axum and its
+/// extractors make themselves (405 with an empty body, a path that does
+/// not decode as plain text) are rewritten as `{"error": ...}`, with their
+/// text or the status's reason, and their headers kept.
+pub async fn json_errors(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let method = request.method().clone();
+    let response = next.run(request).await;
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, 64 << 10)
+        .await
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).trim().to_string())
+        .filter(|t| !t.is_empty());
+    let message = match (text, status) {
+        (Some(text), _) => text,
+        (None, StatusCode::METHOD_NOT_ALLOWED) => {
+            format!("{method} is not allowed here (the allow header lists what is)")
+        }
+        (None, status) => status
+            .canonical_reason()
+            .unwrap_or("refused")
+            .to_lowercase(),
+    };
+    parts.headers.remove(axum::http::header::CONTENT_LENGTH);
+    parts.headers.remove(axum::http::header::CONTENT_TYPE);
+    let json = Json(serde_json::json!({ "error": message })).into_response();
+    let (json_parts, body) = json.into_parts();
+    parts.headers.extend(json_parts.headers);
+    Response::from_parts(parts, body)
+}

@@ -12,6 +12,7 @@
 mod api;
 mod error;
 mod held;
+mod listener;
 mod page;
 mod play;
 mod rollout;
@@ -204,6 +205,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/eval", get(wildbg::eval))
         .fallback(page::not_found)
         .layer(DefaultBodyLimit::max(64 << 10))
+        .layer(axum::middleware::from_fn(error::json_errors))
         .with_state(state)
 }
 
@@ -223,8 +225,8 @@ pub fn run(eval: Evaluator, settings: ServeSettings) -> anyhow::Result<()> {
         use std::io::Write as _;
         std::io::stdout().flush()?;
         axum::serve(
-            listener,
-            router(state).into_make_service_with_connect_info::<SocketAddr>(),
+            listener::GuardedListener(listener),
+            router(state).into_make_service_with_connect_info::<listener::Client>(),
         )
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

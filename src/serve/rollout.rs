@@ -17,6 +17,7 @@
 //! the last [`MAX_JOBS`] jobs are kept for their results.
 
 use super::held::{Held, lock};
+use super::listener::Client;
 use super::{ApiError, AppState, checked_ply};
 use crate::analysis::{AnalysisError, CandidateRollout, TrialProgress};
 use crate::backgammon::Dice;
@@ -29,7 +30,7 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::convert::Infallible;
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -127,6 +128,7 @@ impl RolloutJobs {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct RolloutQuery {
     position: String,
     dice: Option<String>,
@@ -140,7 +142,7 @@ pub struct RolloutQuery {
 
 pub async fn start(
     State(state): State<Arc<AppState>>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    ConnectInfo(Client(client)): ConnectInfo<Client>,
     q: Result<Query<RolloutQuery>, QueryRejection>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
     let q = super::api::query(q)?;

@@ -19,6 +19,7 @@
 mod session;
 
 use super::held::{Held, lock};
+use super::listener::Client;
 use super::{ApiError, AppState, Cost, checked_ply, job};
 use crate::backgammon::{CubeOwner, Phase, step_orders};
 use crate::notation::{gnubg_id, move_text, sgf, xgid};
@@ -28,7 +29,6 @@ use axum::extract::{ConnectInfo, Path, Query, State};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use session::{ENGINE, PlayError, Session, YOU};
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
 /// Sessions held at once; a new one past this drops the oldest.
@@ -123,6 +123,7 @@ fn view(s: &Session, id: &str) -> Value {
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NewSession {
     ply: Option<u8>,
     length: Option<u32>,
@@ -131,7 +132,7 @@ pub struct NewSession {
 
 pub async fn new_game(
     State(state): State<Arc<AppState>>,
-    ConnectInfo(client): ConnectInfo<SocketAddr>,
+    ConnectInfo(Client(client)): ConnectInfo<Client>,
     q: Result<Query<NewSession>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let q = super::api::query(q)?;
@@ -165,6 +166,7 @@ pub async fn show(
 }
 
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ActionQuery {
     #[serde(rename = "move")]
     text: Option<String>,
