@@ -258,6 +258,28 @@ fn review_judges_every_decision_and_names_bad_files() {
     let decisions = v["decisions"].as_array().unwrap();
     let of_kind = |k: &'static str| decisions.iter().filter(move |d| d["kind"] == k);
     assert_eq!(of_kind("checker").count(), moves);
+    // Played and best read alike: one notation (the file writes `25/23`
+    // and `2/0`), the same text exactly when the same position follows,
+    // and the positions after both given, so a board can show them.
+    let mut differently_written = 0;
+    for d in of_kind("checker").filter(|d| d["played_position_id"].is_string()) {
+        let played = d["played"].as_str().unwrap();
+        assert!(!played.contains("25/") && !played.contains("/0"), "{d}");
+        let same = d["played_position_id"] == d["best_position_id"];
+        assert_eq!(played == d["best"], same, "{d}");
+        if same {
+            assert_eq!(d["loss"].as_f64().unwrap(), 0.0, "{d}");
+        }
+        let line = d["line"].as_u64().unwrap() as usize;
+        let file_line = std::fs::read_to_string(&path)
+            .unwrap()
+            .lines()
+            .nth(line - 1)
+            .unwrap()
+            .to_string();
+        differently_written += usize::from(!file_line.contains(played));
+    }
+    assert!(differently_written > 10, "{differently_written}");
     assert_eq!(of_kind("take").count(), answers);
     // Every double is judged; a chance to double not taken only when close.
     assert_eq!(

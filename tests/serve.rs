@@ -235,6 +235,38 @@ fn a_plus_in_an_id_works_unescaped_as_a_browser_sends_it() {
 }
 
 #[test]
+fn the_position_after_a_winning_move_can_be_shown_but_not_analysed() {
+    // Two checkers on the ace point against fifteen on the opponent's six
+    // point: 21 bears both off and wins a gammon.
+    let mut mover = [0u8; 25];
+    mover[0] = 2;
+    let mut opponent = [0u8; 25];
+    opponent[5] = 15;
+    let pos = kotra::backgammon::Position::from_sides(&mover, &opponent).unwrap();
+    let id = kotra::notation::position_id::encode(&pos);
+    let server = Server::start(&[]);
+    let (status, v) = server.get(&format!("/api/analyze?position={id}&dice=21&ply=0"));
+    assert_eq!(status, 200, "{v}");
+    let after = v["moves"][0]["position_id"].as_str().unwrap().to_string();
+    let (status, v) = server.get(&format!("/api/evaluate?position={after}"));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["finished"]["winner"], "on roll");
+    assert_eq!(v["finished"]["points"], 2);
+    assert_eq!(v["probs"], serde_json::json!([1.0, 1.0, 0.0, 0.0, 0.0]));
+    assert_eq!(v["ids"]["board"]["mover"], serde_json::json!([0u8; 25].to_vec()));
+    // Shown, not analysed: the command line draws it, analysis refuses.
+    let show = Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
+        .args(["show", &after])
+        .output()
+        .unwrap();
+    assert!(show.status.success(), "{show:?}");
+    assert!(String::from_utf8_lossy(&show.stdout).contains("Game over: X wins a gammon"));
+    let (status, v) = server.get(&format!("/api/analyze?position={after}&ply=0"));
+    assert_eq!(status, 400, "{v}");
+    assert!(v["error"].as_str().unwrap().contains("game is over"), "{v}");
+}
+
+#[test]
 fn a_full_queue_and_a_passed_deadline_answer_503() {
     // One analysis at a time and no waiting room: of four deep analyses at
     // once, the ones that find the queue taken are turned away.

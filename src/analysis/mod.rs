@@ -19,7 +19,7 @@ pub use review::{
     PlayerSummary, Review, ReviewError, ReviewSettings, Verdict, luck_words, mark, rating,
 };
 
-use crate::backgammon::{Dice, MoveList, Setup, legal_moves};
+use crate::backgammon::{Dice, GameResult, MoveList, Setup, legal_moves};
 use crate::cube::static_cube_decision;
 use crate::cube::{CubeState, Stakes};
 use crate::eval::{Evaluator, Probs};
@@ -187,9 +187,14 @@ impl<'a> Analyzer<'a> {
         )
     }
 
-    /// The static cubeless probabilities of the side on roll.
+    /// The static cubeless probabilities of the side on roll; of a
+    /// finished game (shown, not analysed), its result.
     pub fn evaluate(&self, setup: &Setup) -> Probs {
-        self.cubeful.probs(&setup.position)
+        match GameResult::of_finished(&setup.position) {
+            Some((true, result)) => Probs::won(result),
+            Some((false, result)) => Probs::won(result).flip(),
+            None => self.cubeful.probs(&setup.position),
+        }
     }
 
     /// The static cubeless probabilities of each position's side on roll,

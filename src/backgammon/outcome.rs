@@ -20,6 +20,23 @@ impl GameResult {
         }
     }
 
+    /// If either side of `position` has borne off every checker: whether
+    /// it was the mover, and how much that side won.
+    pub fn of_finished(position: &Position) -> Option<(bool, GameResult)> {
+        GameResult::of_mover_win(position)
+            .map(|r| (true, r))
+            .or_else(|| GameResult::of_mover_win(&position.swap()).map(|r| (false, r)))
+    }
+
+    /// In words, as a player says it: "a single game", "a gammon".
+    pub fn words(self) -> &'static str {
+        match self {
+            GameResult::Single => "a single game",
+            GameResult::Gammon => "a gammon",
+            GameResult::Backgammon => "a backgammon",
+        }
+    }
+
     /// If the mover of `position` has borne off every checker, how much he
     /// won; the loser is the opponent.
     pub fn of_mover_win(position: &Position) -> Option<GameResult> {

@@ -145,12 +145,32 @@ impl Setup {
     /// answer with a number.
     pub fn check_in_play(&self) -> Result<(), SetupStateError> {
         use super::position::Side;
+        self.check_showable()?;
+        if self.position.on_board(Side::Mover) == 0 {
+            return Err(SetupStateError::Finished("the player on roll"));
+        }
+        if self.position.on_board(Side::Opponent) == 0 {
+            return Err(SetupStateError::Finished("the player not on roll"));
+        }
+        Ok(())
+    }
+
+    /// Checks what [`Setup::check_in_play`] checks but the end of the
+    /// game: a board where one side has borne off every checker (the
+    /// position after a winning move, which a move list links to) is a
+    /// valid thing to show, though not to analyse. Its game state may
+    /// then say "game over".
+    pub fn check_showable(&self) -> Result<(), SetupStateError> {
+        use super::position::Side;
         let info = &self.info;
+        let finished =
+            self.position.on_board(Side::Mover) == 0 || self.position.on_board(Side::Opponent) == 0;
         if info.match_length > MAX_MATCH_LENGTH {
             return Err(SetupStateError::MatchTooLong(info.match_length));
         }
         match info.game_state {
             1 => {}
+            2 if finished => {}
             0 => return Err(SetupStateError::NotPlaying("\"no game\"")),
             2 => return Err(SetupStateError::NotPlaying("\"game over\"")),
             3 => return Err(SetupStateError::NotPlaying("\"resigned\"")),
@@ -158,12 +178,6 @@ impl Setup {
         }
         if info.resigned != 0 {
             return Err(SetupStateError::Resigned);
-        }
-        if self.position.on_board(Side::Mover) == 0 {
-            return Err(SetupStateError::Finished("the player on roll"));
-        }
-        if self.position.on_board(Side::Opponent) == 0 {
-            return Err(SetupStateError::Finished("the player not on roll"));
         }
         if info.crawford {
             let len = info.match_length;

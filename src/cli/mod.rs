@@ -469,3 +469,9 @@ fn roll_arg(
 fn setup_arg(text: &str) -> anyhow::Result<crate::backgammon::Setup> {
     crate::notation::parse_setup(text).map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))
 }
+
+/// Parses a position to show: a finished game is accepted.
+fn setup_to_show(text: &str) -> anyhow::Result<crate::backgammon::Setup> {
+    crate::notation::parse_setup_to_show(text)
+        .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))
+}

@@ -1,7 +1,7 @@
 use crate::notation::ascii;
 
 pub fn run(position: &str) -> anyhow::Result<()> {
-    let setup = super::setup_arg(position)?;
+    let setup = super::setup_to_show(position)?;
     print!("{}", ascii::render(&setup));
     Ok(())
 }

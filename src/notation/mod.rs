@@ -32,14 +32,29 @@ pub enum SetupError {
 /// ([`Setup::check_in_play`]): every command and the UBGI engine refuse a
 /// finished game or an impossible state the same way.
 pub fn parse_setup(text: &str) -> Result<Setup, SetupError> {
-    let t = text.trim();
-    let setup = if t.starts_with("XGID=") || t.matches(':').count() >= 8 {
-        xgid::decode(t)?
-    } else {
-        gnubg_id::decode(t)?
-    };
+    let setup = decode_setup(text)?;
     setup.check_in_play()?;
     Ok(setup)
+}
+
+/// Reads a setup to show, not to analyse: like [`parse_setup`], but a
+/// finished game (one side has borne off all 15) is accepted, so that
+/// the position after a winning move can be drawn.
+pub fn parse_setup_to_show(text: &str) -> Result<Setup, SetupError> {
+    let setup = decode_setup(text)?;
+    setup.check_showable()?;
+    Ok(setup)
+}
+
+/// The setup an ID spells, unchecked: an XGID or gnubg's
+/// `PositionID[:MatchID]`.
+fn decode_setup(text: &str) -> Result<Setup, SetupError> {
+    let t = text.trim();
+    if t.starts_with("XGID=") || t.matches(':').count() >= 8 {
+        Ok(xgid::decode(t)?)
+    } else {
+        Ok(gnubg_id::decode(t)?)
+    }
 }
 
 /// The largest match file read (64 MiB, some hundred thousand games):

@@ -4,13 +4,14 @@
 //! - `GET /api/health`
 //! - `GET /api/analyze?position=ID[&dice=31][&ply=2]`: with dice (or dice in
 //!   the ID) the ranked moves, without the cube decision;
-//! - `GET /api/evaluate?position=ID`: the static probabilities;
+//! - `GET /api/evaluate?position=ID`: the static probabilities (of a
+//!   finished game, which it shows, its result and `finished`);
 //! - `POST /api/review[?ply=2]` with a `.mat` or `.sgf` as the body: the
 //!   review's JSON.
 
 use super::{AppState, Cost, checked_ply, job};
 use crate::analysis::{Equity, ReviewError, ReviewSettings};
-use crate::backgammon::{Dice, Setup};
+use crate::backgammon::{Dice, GameResult, Setup};
 use crate::notation::{self, gnubg_id, xgid};
 use axum::Json;
 use axum::body::Bytes;
@@ -40,15 +41,27 @@ pub(super) fn query<T>(q: Result<Query<T>, QueryRejection>) -> Result<T, ApiErro
         .map_err(|e| ApiError::bad(e.body_text()))
 }
 
-/// The setup an ID spells. A `+` typed into an address bar arrives as a
-/// space (form encoding), and no ID has a space inside, so a space inside
-/// is read as the `+` of gnubg's base64.
+/// The setup an ID spells, in play. A `+` typed into an address bar
+/// arrives as a space (form encoding), and no ID has a space inside, so a
+/// space inside is read as the `+` of gnubg's base64.
 pub(super) fn setup(position: &str) -> Result<Setup, ApiError> {
+    parsed(position, notation::parse_setup)
+}
+
+/// The setup an ID spells, to show: a finished game is accepted.
+fn setup_to_show(position: &str) -> Result<Setup, ApiError> {
+    parsed(position, notation::parse_setup_to_show)
+}
+
+fn parsed(
+    position: &str,
+    parse: fn(&str) -> Result<Setup, notation::SetupError>,
+) -> Result<Setup, ApiError> {
     if position.len() > 200 {
         return Err(ApiError::bad("the position is longer than any ID"));
     }
-    let position = position.trim().replace(' ', "+");
-    notation::parse_setup(&position).map_err(|e| ApiError::bad(format!("bad position: {e}")))
+    parse(&position.trim().replace(' ', "+"))
+        .map_err(|e| ApiError::bad(format!("bad position: {e}")))
 }
 
 fn ply(ply: Option<u8>) -> Result<u8, ApiError> {
@@ -104,13 +117,20 @@ pub async fn evaluate(
     State(state): State<Arc<AppState>>,
     q: Result<Query<EvaluateQuery>, QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let setup = setup(&query(q)?.position)?;
+    let setup = setup_to_show(&query(q)?.position)?;
     job(&state, Cost::Quick, move |analyzer, _| {
         let p = analyzer.evaluate(&setup);
+        let finished = GameResult::of_finished(&setup.position).map(|(mover, result)| {
+            json!({
+                "winner": if mover { "on roll" } else { "not on roll" },
+                "points": result.points(),
+            })
+        });
         Ok(json!({
             "ids": ids(&setup),
             "probs": p.0,
             "cubeless_equity": p.equity(),
+            "finished": finished,
         }))
     })
     .await

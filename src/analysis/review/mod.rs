@@ -189,17 +189,18 @@ impl Analyzer<'_> {
         let after = r.after.expect("a move has its position after");
         let report = self.rank_moves(&setup, *dice, settings.ply, Equity::Cubeful);
         let played_id = position_id::encode(&after);
+        let played_line = report.moves.iter().find(|m| m.position_id == played_id);
         let (loss, best) = match report.moves.first() {
             Some(best) => {
-                let played = report
-                    .moves
-                    .iter()
-                    .find(|m| m.position_id == played_id)
-                    .map_or(best.equity, |m| m.equity);
+                let played = played_line.map_or(best.equity, |m| m.equity);
                 ((best.equity - played).max(0.0), best.text.clone())
             }
             None => (0.0, String::new()),
         };
+        // The played move in the engine's one notation (the file may say
+        // `25/23`, `2/0 2/0` or list a double's four steps), so that played
+        // and best read alike; a forfeit keeps the file's words.
+        let played = played_line.map_or_else(|| text.clone(), |m| m.text.clone());
         let state = CubeState::from_setup(&setup);
         let mwc_scale = mwc_per_unit(&state);
         let luck = self.luck(&setup, *dice, opening);
@@ -213,7 +214,9 @@ impl Analyzer<'_> {
             kind: DecisionKind::Checker,
             gnubg_id: gnubg_id::encode(&setup),
             dice: Some(dice.to_string()),
-            played: text.clone(),
+            played,
+            played_position_id: report.moves.first().map(|_| played_id.clone()),
+            best_position_id: report.moves.first().map(|m| m.position_id.clone()),
             best,
             loss,
             mark: mark(loss, &settings.marks),
@@ -260,6 +263,8 @@ impl Analyzer<'_> {
             gnubg_id: gnubg_id::encode(&setup),
             dice: None,
             played: played.to_string(),
+            played_position_id: None,
+            best_position_id: None,
             best,
             loss,
             mark: mark(loss, &settings.marks),

@@ -52,6 +52,13 @@ pub struct Verdict {
     pub played: String,
     /// What should have been.
     pub best: String,
+    /// The Position IDs after the played and after the best move, from
+    /// the mover's view (checker plays with a choice only), so a board
+    /// can show both; a move that ends the game has one too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub played_position_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_position_id: Option<String>,
     /// Normalised equity lost (0 when the best was played).
     pub loss: f32,
     /// "doubtful", "bad", "very bad" or none.
