@@ -102,6 +102,64 @@ fn quirks_of_the_writers_are_read() {
 }
 
 #[test]
+fn names_of_any_letters_and_tab_separated_columns_read_the_same() {
+    // The same match as gnubg wrote it, with Icelandic names padded by
+    // characters or by bytes (a C writer's `%-28s`), and with a tab
+    // between the columns: every action goes to the same player.
+    let original = fixture("3-pt-102.mat");
+    let reference = parse(&original).unwrap();
+    let renamed = |by_bytes: bool| {
+        original
+            .lines()
+            .map(|line| {
+                let Some(right) = line.find("root :") else {
+                    return line.to_string();
+                };
+                let score = |part: &str| part.rsplit(':').next().unwrap().trim().to_string();
+                let (left, right) = (&line[..right], &line[right..]);
+                let mut l = format!(" Þórður Ívar : {}", score(left));
+                let width = |t: &str| if by_bytes { t.len() } else { t.chars().count() };
+                while width(&l) < 33 {
+                    l.push(' ');
+                }
+                format!("{l}Jón Þór : {}", score(right))
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let tabbed: String = original
+        .lines()
+        .map(|line| match line.find(')') {
+            Some(at) if line.len() > 33 && line[..at].trim().parse::<u32>().is_ok() => {
+                format!("{}\t{}", line[..33].trim_end(), &line[33..])
+            }
+            _ => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    for (what, text) in [
+        ("padded by characters", renamed(false)),
+        ("padded by bytes", renamed(true)),
+        ("tab-separated", tabbed),
+    ] {
+        let m = parse(&text).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(m.games.len(), reference.games.len(), "{what}");
+        for (g, r) in m.games.iter().zip(&reference.games) {
+            let actions: Vec<_> = g.actions.iter().map(|a| &a.2).collect();
+            let expected: Vec<_> = r.actions.iter().map(|a| &a.2).collect();
+            assert_eq!(actions, expected, "{what}, game {}", g.number);
+        }
+        if what != "tab-separated" {
+            assert_eq!(
+                m.players,
+                ["Þórður Ívar".to_string(), "Jón Þór".to_string()]
+            );
+        }
+        replay(&m, |_| {}).unwrap_or_else(|e| panic!("{what}: {e}"));
+    }
+}
+
+#[test]
 fn bad_files_are_refused_with_game_move_and_line() {
     let cases: &[(&str, &str, &str)] = &[
         // An illegal move.

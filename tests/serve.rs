@@ -253,7 +253,10 @@ fn the_position_after_a_winning_move_can_be_shown_but_not_analysed() {
     assert_eq!(v["finished"]["winner"], "on roll");
     assert_eq!(v["finished"]["points"], 2);
     assert_eq!(v["probs"], serde_json::json!([1.0, 1.0, 0.0, 0.0, 0.0]));
-    assert_eq!(v["ids"]["board"]["mover"], serde_json::json!([0u8; 25].to_vec()));
+    assert_eq!(
+        v["ids"]["board"]["mover"],
+        serde_json::json!([0u8; 25].to_vec())
+    );
     // Shown, not analysed: the command line draws it, analysis refuses.
     let show = Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
         .args(["show", &after])

@@ -114,9 +114,14 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
     let mut players: Option<[String; 2]> = None;
     let mut games: Vec<GameRecord> = Vec::new();
     let mut right_col = 0usize;
+    // Where this game's move lines start their right entries: the score
+    // line's column can be off when a writer padded a name of non-ASCII
+    // letters by bytes, or a tab, so the move lines' own column wins.
+    let mut learned_right_col: Option<usize> = None;
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
-        let line = raw.trim_end();
+        let expanded = expand_tabs(raw);
+        let line = expanded.trim_end();
         let game_no = games.last().map_or(0, |g| g.number);
         let err = |move_number: u32, what: String| MatError {
             line: line_no,
@@ -190,6 +195,7 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
             }
             game.score = score;
             right_col = col;
+            learned_right_col = None;
             continue;
         }
         // A move line `NNN) left right`, or an unnumbered one (a last `Wins`).
@@ -204,9 +210,21 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
             }
             _ => (0, 0),
         };
-        for (col, entry) in entries(line, body_start) {
-            // Give or take two spaces: writers pad differently.
-            let player = u8::from(col + 2 >= right_col);
+        let found = entries(line, body_start);
+        if let [_, (col, _)] = found.as_slice() {
+            learned_right_col = Some(*col);
+        }
+        for (n, &(col, entry)) in found.iter().enumerate() {
+            let player = if n > 0 {
+                1
+            } else if move_number > 0 {
+                // A numbered line's left entry follows its `)` and a
+                // space or two; one further along is the right player's.
+                u8::from(col > body_start + 3)
+            } else {
+                // Give or take two spaces: writers pad differently.
+                u8::from(col + 2 >= learned_right_col.unwrap_or(right_col))
+            };
             let action = parse_entry(entry, player).map_err(|what| err(move_number, what))?;
             game.actions.push((line_no, move_number, action));
         }
@@ -245,14 +263,38 @@ fn score_line(line: &str) -> Option<([String; 2], [u32; 2], usize)> {
     let second = after.find(':')?;
     let right_part = &after[..second];
     let right_name = right_part.trim().to_string();
-    let right_col =
+    let right_byte =
         first + 1 + rest_start + digits + (right_part.len() - right_part.trim_start().len());
+    // Columns count characters: a name like "Þórður" is wider in bytes.
+    let right_col = line[..right_byte].chars().count();
     let right_score = after[second + 1..].trim().parse().ok()?;
     (!left_name.is_empty() && !right_name.is_empty()).then_some((
         [left_name, right_name],
         [left_score, right_score],
         right_col,
     ))
+}
+
+/// The line with its tabs expanded to the next multiple of eight
+/// columns, as a terminal shows it: some writers separate the two
+/// players' columns by tabs.
+fn expand_tabs(line: &str) -> std::borrow::Cow<'_, str> {
+    if !line.contains('\t') {
+        return line.into();
+    }
+    let mut out = String::with_capacity(line.len() + 16);
+    let mut col = 0;
+    for c in line.chars() {
+        if c == '\t' {
+            let next = (col / 8 + 1) * 8;
+            out.extend(std::iter::repeat_n(' ', next - col));
+            col = next;
+        } else {
+            out.push(c);
+            col += 1;
+        }
+    }
+    out.into()
 }
 
 /// The entries of a move line after `start`, each with the column it
