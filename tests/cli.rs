@@ -469,6 +469,41 @@ fn long_matches_are_analysed_like_money_and_longer_ones_refused() {
     std::fs::write(&path, long).unwrap();
     let o = run(&["review", path.to_str().unwrap(), "--ply", "0"]);
     assert_one_line_error(&o, "99999-point match");
+    // The same games read as a 31- and a 64-point match review with real
+    // numbers (the table's edge once made every error and roll zero), the
+    // weaker player still the weaker.
+    let text = std::fs::read_to_string("tests/data/matches/7-pt-104.mat").unwrap();
+    let rates = |length: &str| {
+        let path = scratch_dir("long-match").join(format!("{length}.mat"));
+        std::fs::write(
+            &path,
+            text.replacen(" 7 point match", &format!(" {length} point match"), 1),
+        )
+        .unwrap();
+        let v = run_json(&["review", path.to_str().unwrap(), "--ply", "0", "--json"]);
+        let players = v["players"].as_array().unwrap().clone();
+        players
+            .iter()
+            .map(|p| {
+                (
+                    p["error_rate"].as_f64().unwrap(),
+                    p["luck"].as_f64().unwrap(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let seven = rates("7");
+    for length in ["31", "64"] {
+        let long = rates(length);
+        for (p, &(rate, luck)) in long.iter().enumerate() {
+            assert!(rate > 1.0 && luck.abs() > 0.05, "{length}: {long:?}");
+            assert!(
+                (rate / seven[p].0).ln().abs() < 1.0,
+                "{length}: {long:?} against 7 points' {seven:?}"
+            );
+        }
+        assert_eq!(long[0].0 > long[1].0, seven[0].0 > seven[1].0);
+    }
 }
 
 #[test]
