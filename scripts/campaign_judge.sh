@@ -22,8 +22,17 @@ out=${2:-runs/campaign-candidate}
 duel_games=${3:-100000}
 gnubg_games=${4:-0}
 gnubg_seed=${5:-701}
-bin=target/release/kotra-ai
-cargo build --release --quiet
+# A copy, so that a rebuild during the run cannot swap the binary under
+# it; $KOTRA_BIN names a binary already built instead.
+bin=$(mktemp /tmp/kotra-judge-bin.XXXXXX)
+trap 'rm -f "$bin"' EXIT
+if [ -n "${KOTRA_BIN:-}" ]; then
+  cp "$KOTRA_BIN" "$bin"
+else
+  cargo build --release --quiet
+  cp target/release/kotra-ai "$bin"
+fi
+chmod 755 "$bin"
 $bin campaign status
 resume=()
 [ -d "$out" ] && resume=(--resume)

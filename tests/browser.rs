@@ -249,7 +249,12 @@ fn a_whole_game_is_played_on_the_board_by_clicking_and_dragging_checkers() {
                 "to_move" => {
                     if !hint_checked {
                         hint_checked = true;
+                        // The hint's depth is the player's choice, not
+                        // kotra-ai's strength, and the table says it.
+                        select(&c, "#hint-ply", "0").await;
                         click(&c, "#hint-button").await;
+                        let caption = text_of(&c, "#hint-caption").await;
+                        assert!(caption.contains("at 0-ply"), "{caption}");
                         let first = text_of(&c, "#hint tr:nth-child(2) td.move").await;
                         let api = server
                             .get(&format!(
@@ -313,6 +318,19 @@ fn a_whole_game_is_played_on_the_board_by_clicking_and_dragging_checkers() {
             idle(&c).await;
         }
         assert!(hint_checked && undo_checked && dragged > 0);
+        // The move list is the game so far as gnubg writes it, ending in
+        // the win; the board says the score.
+        let v = js(&c, "return window.kotraGame").await;
+        let record = v["game_record"].as_array().unwrap();
+        let lines = c.find_all(Locator::Css("#move-list li")).await.unwrap();
+        assert_eq!(lines.len(), record.len());
+        let last = lines.last().unwrap().text().await.unwrap();
+        assert!(last.contains("Wins"), "{last}");
+        let first_move = record.iter().find(|a| a["text"].as_str().unwrap().contains(':')).unwrap();
+        let entry_like = is_mat_move_entry(first_move["text"].as_str().unwrap());
+        assert!(entry_like, "{first_move}");
+        let info = text_of(&c, "#match-info").await;
+        assert!(info.contains("1-point match"), "{info}");
         let status = text_of(&c, "#status").await;
         assert!(status.contains("Game over"), "{status}");
         assert!(status.contains("the match"), "{status}");
@@ -372,24 +390,7 @@ fn an_xgid_is_analysed_and_a_match_is_reviewed_in_the_page() {
 
         // Review: upload a fixture match at 0-ply; the page's figures are
         // the API's.
-        click(&c, "#tab-review").await;
-        let path = format!(
-            "{}/tests/data/matches/3-pt-102.mat",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        c.find(Locator::Css("#review-file"))
-            .await
-            .unwrap()
-            .send_keys(&path)
-            .await
-            .unwrap();
-        select(&c, "#review-ply", "0").await;
-        click(&c, "#review-go").await;
-        text_of(&c, "#review-players").await;
-        let body = std::fs::read(&path).unwrap();
-        let (status, review) = server.request("POST", "/api/review?ply=0", &body);
-        assert_eq!(status, 200);
-        let review: Value = serde_json::from_str(&review).unwrap();
+        let review = review_fixture(&c, &server, "3-pt-102.mat").await;
         for (i, p) in review["players"].as_array().unwrap().iter().enumerate() {
             let row = text_of(&c, &format!("#review-players tr:nth-child({})", i + 2)).await;
             let pr = format!("{:.2}", p["pr"].as_f64().unwrap());
@@ -439,12 +440,16 @@ fn an_xgid_is_analysed_and_a_match_is_reviewed_in_the_page() {
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
             // A checker play: the position after the best move is shown
-            // on request, the mover's pips fewer by the roll.
-            let before: u64 = text_of(&c, "#pips-bottom").await.parse().unwrap();
+            // on request, the mover's pips fewer by the roll (the mover
+            // is at the bottom for the left player, on top for the right:
+            // the review keeps each player's side).
+            let flip = js(&c, "return shown.extra.flip").await == json!(true);
+            let mover = if flip { "#pips-top" } else { "#pips-bottom" };
+            let before: u64 = text_of(&c, mover).await.parse().unwrap();
             click(&c, "#show-best").await;
             let start = Instant::now();
             loop {
-                let now: u64 = text_of(&c, "#pips-bottom").await.parse().unwrap();
+                let now: u64 = text_of(&c, mover).await.parse().unwrap();
                 if now < before {
                     break;
                 }
@@ -455,12 +460,245 @@ fn an_xgid_is_analysed_and_a_match_is_reviewed_in_the_page() {
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
             click(&c, "#show-before").await;
-            assert_eq!(text_of(&c, "#pips-bottom").await, before.to_string());
+            assert_eq!(text_of(&c, mover).await, before.to_string());
         }
         let shot = c.screenshot().await.unwrap();
         std::fs::write(screenshots().join("review.png"), shot).unwrap();
         c.close().await.unwrap();
     });
+}
+
+/// Uploads a fixture match in the Review tab at 0-ply and waits for the
+/// review; returns the API's review of the same file, to check against.
+async fn review_fixture(c: &Client, server: &Server, name: &str) -> Value {
+    click(c, "#tab-review").await;
+    let path = format!("{}/tests/data/matches/{name}", env!("CARGO_MANIFEST_DIR"));
+    c.find(Locator::Css("#review-file"))
+        .await
+        .unwrap()
+        .send_keys(&path)
+        .await
+        .unwrap();
+    select(c, "#review-ply", "0").await;
+    click(c, "#review-go").await;
+    text_of(c, "#review-players").await;
+    let body = std::fs::read(&path).unwrap();
+    let (status, review) = server.request("POST", "/api/review?ply=0", &body);
+    assert_eq!(status, 200);
+    serde_json::from_str(&review).unwrap()
+}
+
+/// Replaces the text of the input `css`.
+async fn set_field(c: &Client, css: &str, text: &str) {
+    let field = c.find(Locator::Css(css)).await.unwrap();
+    field.clear().await.unwrap();
+    field.send_keys(text).await.unwrap();
+}
+
+/// Where `css` is drawn: x, y, width, height in CSS pixels.
+async fn rect(c: &Client, css: &str) -> (f64, f64, f64, f64) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap()
+        .rectangle()
+        .await
+        .unwrap()
+}
+
+/// Waits until the page's `script` returns true.
+async fn until(c: &Client, script: &str, what: &str) {
+    let start = Instant::now();
+    while js(c, script).await != json!(true) {
+        assert!(start.elapsed() < Duration::from_secs(60), "{what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[test]
+fn the_board_shows_cube_score_and_turn_and_the_tables_a_gnubg_user_expects() {
+    let server = Server::start(&[]);
+    let driver = Driver::start();
+    let profile = tempdir("board");
+    runtime().block_on(async {
+        let c = browser(&driver, &profile).await;
+        c.set_window_size(1400, 1000).await.unwrap();
+        c.goto(&format!("http://{}/", server.addr)).await.unwrap();
+        click(&c, "#tab-analyse").await;
+        // 7-point match, 2-1, the cube on 2 owned by the side on roll.
+        set_field(
+            &c,
+            "#position",
+            "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:1:0:7:10",
+        )
+        .await;
+        set_field(&c, "#dice", "").await;
+        select(&c, "#ply", "1").await;
+        click(&c, "#go").await;
+        until(
+            &c,
+            "return !!document.getElementById('cube-chances')",
+            "the cube table",
+        )
+        .await;
+        assert_eq!(text_of(&c, "#cube-value").await, "2");
+        let owner = js(
+            &c,
+            "return document.getElementById('cube-value').getAttribute('data-owner')",
+        )
+        .await;
+        assert_eq!(owner, "bottom");
+        let info = text_of(&c, "#match-info").await;
+        assert!(
+            info.contains("7-point match") && info.contains("X 2") && info.contains("O 1"),
+            "{info}"
+        );
+        assert!(text_of(&c, "#turn").await.contains("on roll"));
+        // The cube table: the three equities with MWC in a match, the
+        // chances and the cubeless equity; its depth said.
+        assert!(text_of(&c, "#hint-caption").await.contains("at 1-ply"));
+        let cube = text_of(&c, "#hint").await;
+        assert!(cube.contains("MWC") && cube.contains('%'), "{cube}");
+        let chances = text_of(&c, "#cube-chances").await;
+        for word in ["Wins", "Losses", "gammon", "Cubeless equity"] {
+            assert!(chances.contains(word), "{chances}");
+        }
+        // On a 1400×1000 screen the hint table sits beside the board,
+        // inside the window, and the point numbers are readable.
+        let (bx, by, bw, bh) = rect(&c, "#board").await;
+        let (hx, hy, hw, _) = rect(&c, "#hint").await;
+        assert!(
+            hx >= bx + bw && hy < by + bh,
+            "board {bx},{by} {bw}x{bh}; hint at {hx},{hy}"
+        );
+        let width = js(&c, "return window.innerWidth").await.as_f64().unwrap();
+        assert!(hx + hw <= width, "the hint table runs off the window");
+        assert!(bw > 600.0, "the board does not use the screen: {bw}");
+        let number_height = js(
+            &c,
+            "return document.querySelector('#board .point-number').getBoundingClientRect().height",
+        )
+        .await;
+        assert!(number_height.as_f64().unwrap() >= 11.0, "{number_height}");
+
+        // Roll out: the position rolled out is drawn first, then the table
+        // of equities with their standard errors and the five named
+        // probabilities, and the cube decision.
+        set_field(
+            &c,
+            "#position",
+            "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+        )
+        .await;
+        select(&c, "#rollout-trials", "36").await;
+        click(&c, "#rollout-go").await;
+        until(
+            &c,
+            "return document.getElementById('match-info').textContent === 'Money game'",
+            "the rolled-out position drawn",
+        )
+        .await;
+        until(
+            &c,
+            "return !!document.getElementById('rollout-cube')",
+            "the rollout's tables",
+        )
+        .await;
+        let table = text_of(&c, "#rollout-table").await;
+        for word in ["36 trials", "equity", "win gammon", "lose bg", "±"] {
+            assert!(table.contains(word), "{word}: {table}");
+        }
+        assert!(text_of(&c, "#rollout-cube").await.contains("Proper action"));
+        assert!(
+            c.find(Locator::Css("#rollout-result pre")).await.is_err(),
+            "raw JSON shown"
+        );
+
+        // Review: player 0 keeps the bottom and its colour through the
+        // match; the graph's axes are labelled; the Played button shows
+        // the board after a move that ends the game.
+        let review = review_fixture(&c, &server, "3-pt-102.mat").await;
+        let axes = text_of(&c, "svg.graph").await;
+        assert!(
+            axes.contains("checker play") && axes.contains("equity for gnubg"),
+            "{axes}"
+        );
+        let game1: Vec<&Value> = review["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["game"] == 1)
+            .collect();
+        let names: Vec<&str> = review["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        for player in [1, 0] {
+            let i = game1
+                .iter()
+                .position(|d| d["player"] == player && d["kind"] == "checker")
+                .unwrap();
+            js(
+                &c,
+                &format!(
+                    "document.querySelectorAll('table.decisions')[0].rows[{}].click(); return true",
+                    i + 1
+                ),
+            )
+            .await;
+            until(
+                &c,
+                &format!(
+                    "return document.getElementById('turn').textContent.startsWith('{}')",
+                    names[player]
+                ),
+                "the decision drawn",
+            )
+            .await;
+            assert_eq!(text_of(&c, "#name-bottom").await, names[0]);
+            assert_eq!(text_of(&c, "#name-top").await, names[1]);
+        }
+        let last = game1.iter().rposition(|d| d["kind"] == "checker").unwrap();
+        assert_eq!(game1[last]["player"], 0);
+        js(
+            &c,
+            &format!(
+                "document.querySelectorAll('table.decisions')[0].rows[{}].click(); return true",
+                last + 1
+            ),
+        )
+        .await;
+        until(
+            &c,
+            "return !!document.getElementById('show-played')",
+            "the Played button",
+        )
+        .await;
+        click(&c, "#show-played").await;
+        until(
+            &c,
+            "return document.getElementById('turn').textContent === 'game over'",
+            "the finished board",
+        )
+        .await;
+        assert_eq!(text_of(&c, "#pips-bottom").await, "0");
+        assert!(text_of(&c, "#error").await.is_empty());
+        let shot = c.screenshot().await.unwrap();
+        std::fs::write(screenshots().join("board-1400x1000.png"), shot).unwrap();
+        c.close().await.unwrap();
+    });
+}
+
+/// Whether `text` reads as a move entry of a `.mat` file: two dice, a
+/// colon, then the steps (or nothing, for a roll with no move).
+fn is_mat_move_entry(text: &str) -> bool {
+    let (dice, steps) = text
+        .split_once(": ")
+        .unwrap_or((text.trim_end_matches(':'), ""));
+    dice.len() == 2
+        && dice.chars().all(|c| ('1'..='6').contains(&c))
+        && steps.split_whitespace().all(|s| s.contains('/'))
 }
 
 /// A fresh, empty browser profile.

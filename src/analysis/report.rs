@@ -26,6 +26,10 @@ fn option_6<S: Serializer>(v: &Option<f32>, s: S) -> Result<S::Ok, S::Error> {
     v.map(|x| round6(f64::from(x))).serialize(s)
 }
 
+fn option3_6<S: Serializer>(v: &Option<[f32; 3]>, s: S) -> Result<S::Ok, S::Error> {
+    v.map(|a| a.map(|x| round6(f64::from(x)))).serialize(s)
+}
+
 /// The moves of a roll, best first.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MoveReport {
@@ -81,8 +85,8 @@ pub struct CubeReport {
     #[serde(serialize_with = "option_6")]
     pub mwc: Option<f32>,
     /// No double, double/take, double/pass as match winning chances
-    /// (matches only; not in the JSON).
-    #[serde(skip)]
+    /// (matches only).
+    #[serde(serialize_with = "option3_6", skip_serializing_if = "Option::is_none")]
     pub mwc_actions: Option<[f32; 3]>,
     /// Whether the side on roll may double at all (not in the JSON).
     #[serde(skip)]

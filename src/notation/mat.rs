@@ -47,6 +47,21 @@ pub enum Action {
 }
 
 impl Action {
+    /// The action as a `.mat` entry says it: `31: 8/5 6/5`, `Doubles => 2`,
+    /// `Takes`, `Drops`, `Beavers => 4`, `Wins 2 points`.
+    pub fn words(&self) -> String {
+        match self {
+            Action::Move { dice, text, .. } => format!("{dice}: {text}"),
+            Action::Double { value, .. } => format!("Doubles => {value}"),
+            Action::Beaver { value, .. } => format!("Beavers => {value}"),
+            Action::Take { .. } => "Takes".to_string(),
+            Action::Drop { .. } => "Drops".to_string(),
+            Action::Win { points, .. } => {
+                format!("Wins {points} point{}", if *points == 1 { "" } else { "s" })
+            }
+        }
+    }
+
     /// Who acts.
     pub fn player(&self) -> u8 {
         match self {
@@ -392,11 +407,11 @@ pub fn write(record: &MatchRecord) -> String {
         };
         for (_, _, action) in &game.actions {
             let (player, text) = match action {
-                Action::Move { player, dice, text } => (*player, format!("{dice}: {text}")),
-                Action::Double { player, value } => (*player, format!(" Doubles => {value}")),
-                Action::Beaver { player, value } => (*player, format!(" Beavers => {value}")),
-                Action::Take { player } => (*player, " Takes".to_string()),
-                Action::Drop { player } => (*player, " Drops".to_string()),
+                Action::Move { player, .. } => (*player, action.words()),
+                Action::Double { player, .. }
+                | Action::Beaver { player, .. }
+                | Action::Take { player }
+                | Action::Drop { player } => (*player, format!(" {}", action.words())),
                 Action::Win { player, points } => {
                     totals[*player as usize] += points;
                     let plural = if *points == 1 { "" } else { "s" };

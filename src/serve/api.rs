@@ -11,7 +11,7 @@
 
 use super::{AppState, Cost, checked_ply, job};
 use crate::analysis::{Equity, ReviewError, ReviewSettings};
-use crate::backgammon::{Dice, GameResult, Setup};
+use crate::backgammon::{CubeOwner, Dice, GameResult, Setup};
 use crate::notation::{self, gnubg_id, xgid};
 use axum::Json;
 use axum::body::Bytes;
@@ -68,15 +68,30 @@ fn ply(ply: Option<u8>) -> Result<u8, ApiError> {
     checked_ply(ply.map_or(crate::analysis::DEFAULT_PLY.into(), i64::from))
 }
 
-/// The IDs of a setup, so a client can show and link them, and its
-/// board from the side on roll (gnubg's layout: index i is the side's own
-/// point i + 1, index 24 its bar), so a page can draw it.
+/// The IDs of a setup, so a client can show and link them; its board
+/// from the side on roll (gnubg's layout: index i is the side's own point
+/// i + 1, index 24 its bar), so a page can draw it; and the cube, score
+/// and who is on roll (player 0 or 1 of the match), so it draws them too.
 fn ids(setup: &Setup) -> Value {
     let (mover, opponent) = setup.position.to_sides();
+    let info = &setup.info;
+    let owner = match info.cube_owner {
+        CubeOwner::Centered => "centred",
+        CubeOwner::Player(p) if p == info.on_roll => "mover",
+        CubeOwner::Player(_) => "opponent",
+    };
+    let me = usize::from(info.on_roll);
     json!({
         "gnubg": gnubg_id::encode(setup),
         "xgid": xgid::encode(setup),
         "board": { "mover": mover, "opponent": opponent },
+        "on_roll": info.on_roll,
+        "cube": { "value": info.cube_value, "owner": owner, "offered": info.doubled },
+        "match": {
+            "length": info.match_length,
+            "score": [info.score[me], info.score[1 - me]],
+            "crawford": info.crawford,
+        },
     })
 }
 

@@ -117,6 +117,12 @@ fn view(s: &Session, id: &str) -> Value {
             "crawford": state.crawford,
             "winner": s.score.winner().map(name),
         },
+        "game_record": s.current_game().map_or_else(Vec::new, |g| {
+            g.actions
+                .iter()
+                .map(|(_, _, a)| json!({ "player": name(a.player()), "text": a.words() }))
+                .collect()
+        }),
         "gnubg_id": live.then(|| gnubg_id::encode(&setup)),
         "xgid": live.then(|| xgid::encode(&setup)),
     })

@@ -377,6 +377,11 @@ impl Session {
     }
 
     /// The session so far as a match file holds it.
+    /// The game in play (or just over), as its record so far.
+    pub fn current_game(&self) -> Option<&GameRecord> {
+        self.games.last()
+    }
+
     pub fn match_record(&self) -> MatchRecord {
         MatchRecord {
             length: self.score.length,
