@@ -219,6 +219,65 @@ fn every_refusal_is_json_with_its_reason() {
 }
 
 #[test]
+fn the_command_line_and_the_server_refuse_the_same_requests_alike() {
+    // The facade owns the limits: each bad request, as flags and as a
+    // query, is refused by both with the same words.
+    let server = Server::start(&[]);
+    for (flags, query) in [
+        (
+            &["rollout", START, "--trials", "0"][..],
+            "/api/rollout?trials=0",
+        ),
+        (
+            &["rollout", START, "--trials", "46657"],
+            "/api/rollout?trials=46657",
+        ),
+        (&["rollout", START, "--ply", "3"], "/api/rollout?ply=3"),
+        (
+            &["rollout", START, "--truncate", "0"],
+            "/api/rollout?truncate=0",
+        ),
+        (
+            &["rollout", START, "--dice", "31", "--candidates", "0"],
+            "/api/rollout?dice=31&candidates=0",
+        ),
+        (
+            &["rollout", START, "--dice", "31", "--candidates", "21"],
+            "/api/rollout?dice=31&candidates=21",
+        ),
+        (&["analyze", START, "--ply", "4"], "/api/analyze?ply=4"),
+    ] {
+        let path = format!("{query}&position={START}");
+        let method = if query.contains("rollout") {
+            "POST"
+        } else {
+            "GET"
+        };
+        let (status, body) = server.request(method, &path, b"");
+        assert_eq!(status, 400, "{path}: {body}");
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let said = v["error"].as_str().unwrap().to_string();
+        let o = Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
+            .args(flags)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{flags:?} accepted");
+        assert!(
+            stderr.contains(&format!("--{said}")),
+            "{flags:?}: {stderr:?} against the server's {said:?}"
+        );
+    }
+    // And both accept what is at the limits (the server starts the job).
+    let (status, body) = server.request(
+        "POST",
+        &format!("/api/rollout?position={START}&trials=36&ply=2&truncate=1"),
+        b"",
+    );
+    assert_eq!(status, 202, "{body}");
+}
+
+#[test]
 fn a_plus_in_an_id_works_unescaped_as_a_browser_sends_it() {
     // gnubg's IDs are base64: a `+` typed in the address bar arrives as
     // is, which form decoding reads as a space.

@@ -9,10 +9,15 @@
 //! prints (values rounded to six decimals there, never in the reports).
 
 mod report;
+mod request;
 mod review;
 
 pub use report::{
     CandidateRollout, CubeReport, Estimate6, MoveLine, MoveReport, PositionRollout, RolledCube,
+};
+pub use request::{
+    CheckedRollout, MAX_CANDIDATES, MAX_PLY, MAX_ROLLOUT_PLY, MAX_TRIALS, RequestError,
+    RolloutRequest, search_ply,
 };
 pub use review::{
     CLOSE_CUBE, CubeErrors, DecisionKind, GameSummary, MARKS, Marks, MatchPlayer, Outcome,
@@ -27,9 +32,6 @@ use crate::notation::{move_text, position_id};
 use crate::rollout::{RolloutSettings, cube_rollout, rollout_until};
 use crate::search::{MoveFilter, SearchSettings, Searcher};
 use ndarray::Array2;
-
-/// The deepest search a front end asks for.
-pub const MAX_PLY: u8 = 3;
 
 /// The depth a front end uses unless told otherwise: gnubg's world class.
 /// Against 0-ply it more than halves the dev set's move error and takes a

@@ -9,7 +9,7 @@ use crate::eval::{Evaluator, Probs, model_or_shipped};
 use crate::notation::ascii;
 use std::path::Path;
 
-pub use crate::analysis::{DEFAULT_PLY, MAX_PLY};
+pub use crate::analysis::DEFAULT_PLY;
 
 pub fn run(
     position: &str,
@@ -18,9 +18,7 @@ pub fn run(
     model: Option<&Path>,
     json: bool,
 ) -> anyhow::Result<()> {
-    if ply > MAX_PLY {
-        anyhow::bail!("--ply must be 0 to {MAX_PLY}");
-    }
+    super::search_ply_arg(ply)?;
     let mut setup = super::setup_arg(position)?;
     let eval = Evaluator::new(model_or_shipped(model)?);
     let analyzer = Analyzer::new(&eval);

@@ -61,9 +61,7 @@ pub fn movegen(positions: Option<&std::path::Path>, seconds: f64) -> anyhow::Res
 
 /// Analysis latency over dev-set decisions.
 pub fn analyze(set: &std::path::Path, positions: usize, ply: u8) -> anyhow::Result<()> {
-    if ply > super::analyze::MAX_PLY {
-        anyhow::bail!("--ply must be 0 to {}", super::analyze::MAX_PLY);
-    }
+    super::search_ply_arg(ply)?;
     let dev = crate::train::dev_set::DevSet::load(set)?;
     let step = (dev.decisions.len() / positions.max(1)).max(1);
     let decisions: Vec<_> = dev

@@ -470,6 +470,12 @@ fn setup_arg(text: &str) -> anyhow::Result<crate::backgammon::Setup> {
     crate::notation::parse_setup(text).map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))
 }
 
+/// A `--ply` checked against the facade's limit, the error naming the
+/// flag.
+fn search_ply_arg(ply: u8) -> anyhow::Result<u8> {
+    crate::analysis::search_ply(i64::from(ply)).map_err(|e| anyhow::anyhow!("--{e}"))
+}
+
 /// Parses a position to show: a finished game is accepted.
 fn setup_to_show(text: &str) -> anyhow::Result<crate::backgammon::Setup> {
     crate::notation::parse_setup_to_show(text)

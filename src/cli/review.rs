@@ -52,9 +52,7 @@ fn marks_arg(s: &str) -> Result<Marks3, String> {
 }
 
 pub fn run(args: ReviewArgs) -> anyhow::Result<()> {
-    if args.ply > super::analyze::MAX_PLY {
-        anyhow::bail!("--ply must be 0 to {}", super::analyze::MAX_PLY);
-    }
+    super::search_ply_arg(args.ply)?;
     let file = &args.file;
     let text = read_bounded(file)?;
     let record =

@@ -3,12 +3,12 @@
 //! the cube is played inside the trials, otherwise the cube model decides
 //! on the rolled-out probabilities).
 
-use crate::analysis::{Analyzer, PositionRollout, RolledCube};
+use crate::analysis::{Analyzer, CheckedRollout, PositionRollout, RolledCube, RolloutRequest};
 use crate::backgammon::Setup;
 use crate::cube::CubeState;
 use crate::eval::{Evaluator, Probs, model_or_shipped};
 use crate::notation::ascii;
-use crate::rollout::{RolloutResult, RolloutSettings};
+use crate::rollout::RolloutResult;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -50,40 +50,30 @@ pub struct RolloutArgs {
 }
 
 impl RolloutArgs {
-    /// The counts every game's rollout needs.
-    pub fn check(&self) -> anyhow::Result<()> {
-        if self.trials == 0 {
-            anyhow::bail!("--trials must be at least 1");
+    /// The request the flags spell, checked by the facade (the server
+    /// refuses and accepts the same), the error naming the flag.
+    pub fn check(&self) -> anyhow::Result<CheckedRollout> {
+        RolloutRequest {
+            trials: u64::from(self.trials),
+            ply: i64::from(self.ply),
+            truncate: self.truncate,
+            seed: self.seed,
+            candidates: self.candidates as u64,
+            variance_reduction: !self.no_variance_reduction,
         }
-        if self.candidates == 0 {
-            anyhow::bail!("--candidates must be at least 1");
-        }
-        if self.truncate == Some(0) {
-            // Truncating before the first move would report the evaluator's
-            // own value as a rollout.
-            anyhow::bail!(
-                "--truncate must be at least 1 (leave it out to play every trial to the end)"
-            );
-        }
-        if self.ply > 2 {
-            anyhow::bail!("--ply must be 0 to 2 inside a rollout");
-        }
-        Ok(())
+        .check()
+        .map_err(|e| anyhow::anyhow!("--{e}"))
     }
 }
 
 pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
-    args.check()?;
+    let CheckedRollout {
+        settings,
+        candidates,
+    } = args.check()?;
     let mut setup = super::setup_arg(&args.position)?;
     let eval = Evaluator::new(model_or_shipped(args.model.as_deref())?);
     let analyzer = Analyzer::new(&eval);
-    let settings = RolloutSettings {
-        trials: args.trials,
-        ply: args.ply,
-        truncate: args.truncate,
-        seed: args.seed,
-        variance_reduction: !args.no_variance_reduction,
-    };
     let dice = match args.dice.as_deref() {
         Some(_) => Some(super::roll_arg(args.dice.as_deref(), &setup, "")?),
         None => setup.info.rolled(),
@@ -95,8 +85,7 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
         return position(&setup, &rolled?, &args);
     };
     setup.info.dice = [dice.high(), dice.low()];
-    let rows =
-        analyzer.rollout_candidates(&setup, dice, args.candidates, &settings, args.cubeful, &bar);
+    let rows = analyzer.rollout_candidates(&setup, dice, candidates, &settings, args.cubeful, &bar);
     bar.finish_and_clear();
     let rows = rows?;
     if args.json {

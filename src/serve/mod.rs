@@ -168,11 +168,7 @@ where
 
 /// A requested depth, refused beyond what the command line allows.
 pub(crate) fn checked_ply(ply: i64) -> Result<u8, ApiError> {
-    let max = crate::analysis::MAX_PLY;
-    u8::try_from(ply)
-        .ok()
-        .filter(|&p| p <= max)
-        .ok_or_else(|| ApiError::bad(format!("ply {ply}: 0 to {max}")))
+    crate::analysis::search_ply(ply).map_err(ApiError::bad)
 }
 
 /// Every route of the server.

@@ -18,10 +18,11 @@
 
 use super::held::{Held, lock};
 use super::listener::Client;
-use super::{ApiError, AppState, checked_ply};
-use crate::analysis::{AnalysisError, CandidateRollout, TrialProgress};
+use super::{ApiError, AppState};
+use crate::analysis::{
+    AnalysisError, CandidateRollout, CheckedRollout, RolloutRequest, TrialProgress,
+};
 use crate::backgammon::Dice;
-use crate::rollout::RolloutSettings;
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{ConnectInfo, Path, Query, State};
@@ -38,12 +39,6 @@ use tokio::sync::Semaphore;
 
 /// Jobs kept (running or finished); a new one past this drops the oldest.
 pub const MAX_JOBS: usize = 100;
-
-/// The most trials one job may ask for.
-pub const MAX_TRIALS: u32 = 46_656;
-
-/// The deepest checker play inside a rollout the server runs.
-pub const MAX_ROLLOUT_PLY: u8 = 2;
 
 /// How a job ended.
 #[derive(Clone, Debug)]
@@ -132,12 +127,12 @@ impl RolloutJobs {
 pub struct RolloutQuery {
     position: String,
     dice: Option<String>,
-    trials: Option<u32>,
-    ply: Option<u8>,
+    trials: Option<u64>,
+    ply: Option<i64>,
     truncate: Option<u32>,
     cubeful: Option<bool>,
     seed: Option<u64>,
-    candidates: Option<usize>,
+    candidates: Option<u64>,
 }
 
 pub async fn start(
@@ -154,27 +149,21 @@ pub async fn start(
         ),
         None => setup.info.rolled(),
     };
-    let trials = q.trials.unwrap_or(1296);
-    if !(1..=MAX_TRIALS).contains(&trials) {
-        return Err(ApiError::bad(format!("trials {trials}: 1 to {MAX_TRIALS}")));
-    }
-    let ply = checked_ply(q.ply.map_or(0, i64::from))?;
-    if ply > MAX_ROLLOUT_PLY {
-        return Err(ApiError::bad(format!(
-            "ply {ply}: rollouts here play at most {MAX_ROLLOUT_PLY}-ply"
-        )));
-    }
-    let candidates = q.candidates.unwrap_or(8);
-    if !(1..=20).contains(&candidates) {
-        return Err(ApiError::bad(format!("candidates {candidates}: 1 to 20")));
-    }
-    let settings = RolloutSettings {
-        trials,
-        ply,
+    let asked = RolloutRequest::default();
+    let CheckedRollout {
+        settings,
+        candidates,
+    } = RolloutRequest {
+        trials: q.trials.unwrap_or(asked.trials),
+        ply: q.ply.unwrap_or(asked.ply),
         truncate: q.truncate,
-        seed: q.seed.unwrap_or(1),
-        ..RolloutSettings::default()
-    };
+        seed: q.seed.unwrap_or(asked.seed),
+        candidates: q.candidates.unwrap_or(asked.candidates),
+        variance_reduction: true,
+    }
+    .check()
+    .map_err(ApiError::bad)?;
+    let (trials, ply) = (settings.trials, settings.ply);
     let cubeful = q.cubeful.unwrap_or(false);
     let permit = state
         .rollouts

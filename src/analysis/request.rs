@@ -1,0 +1,160 @@
+//! What a front end may ask, checked once: the facade owns the limits
+//! (the deepest search, a rollout's trials, depth, truncation and
+//! candidates), so the command line, the server and the UBGI engine
+//! accept and refuse the same requests with the same words. A front end
+//! turns its own input (flags, a query string) into these values and
+//! calls `check`; it never compares a ply or a trial count itself.
+
+use crate::rollout::RolloutSettings;
+
+/// The deepest search a front end asks for.
+pub const MAX_PLY: u8 = 3;
+
+/// The deepest checker play inside a rollout's trials: each trial's move
+/// costs a search, so deeper would take hours for a default rollout.
+pub const MAX_ROLLOUT_PLY: u8 = 2;
+
+/// The most trials one rollout may play (36³, 36 times gnubg's default).
+pub const MAX_TRIALS: u32 = 46_656;
+
+/// The most candidate moves one rollout of a roll may play out.
+pub const MAX_CANDIDATES: usize = 20;
+
+/// Why a request is refused; the words name the setting as both the
+/// command line (`--trials`) and the server (`trials`) spell it, without
+/// the dashes.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+pub enum RequestError {
+    #[error("ply {0}: 0 to {MAX_PLY}")]
+    Ply(i64),
+    #[error("ply {0}: a rollout's checker play is 0 to {MAX_ROLLOUT_PLY}-ply")]
+    RolloutPly(i64),
+    #[error("trials {0}: 1 to {MAX_TRIALS}")]
+    Trials(u64),
+    #[error("candidates {0}: 1 to {MAX_CANDIDATES}")]
+    Candidates(u64),
+    #[error(
+        "truncate 0: at least 1 (truncating before the first move would report the evaluator's own value as a rollout; leave it out to play every trial to the end)"
+    )]
+    TruncateZero,
+}
+
+/// A search depth as gnubg counts plies, refused beyond [`MAX_PLY`].
+pub fn search_ply(ply: i64) -> Result<u8, RequestError> {
+    u8::try_from(ply)
+        .ok()
+        .filter(|&p| p <= MAX_PLY)
+        .ok_or(RequestError::Ply(ply))
+}
+
+/// A rollout as asked: with dice, `candidates` moves of the roll; without,
+/// the position and its cube decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RolloutRequest {
+    pub trials: u64,
+    pub ply: i64,
+    pub truncate: Option<u32>,
+    pub seed: u64,
+    pub candidates: u64,
+    pub variance_reduction: bool,
+}
+
+impl Default for RolloutRequest {
+    /// gnubg's defaults: 1296 trials, 0-ply play, no truncation.
+    fn default() -> RolloutRequest {
+        RolloutRequest {
+            trials: 1296,
+            ply: 0,
+            truncate: None,
+            seed: 1,
+            candidates: 8,
+            variance_reduction: true,
+        }
+    }
+}
+
+/// A checked rollout request: its settings and how many candidates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CheckedRollout {
+    pub settings: RolloutSettings,
+    pub candidates: usize,
+}
+
+impl RolloutRequest {
+    pub fn check(&self) -> Result<CheckedRollout, RequestError> {
+        let trials = u32::try_from(self.trials)
+            .ok()
+            .filter(|t| (1..=MAX_TRIALS).contains(t))
+            .ok_or(RequestError::Trials(self.trials))?;
+        let ply = u8::try_from(self.ply)
+            .ok()
+            .filter(|&p| p <= MAX_ROLLOUT_PLY)
+            .ok_or(RequestError::RolloutPly(self.ply))?;
+        let candidates = usize::try_from(self.candidates)
+            .ok()
+            .filter(|c| (1..=MAX_CANDIDATES).contains(c))
+            .ok_or(RequestError::Candidates(self.candidates))?;
+        if self.truncate == Some(0) {
+            return Err(RequestError::TruncateZero);
+        }
+        Ok(CheckedRollout {
+            settings: RolloutSettings {
+                trials,
+                ply,
+                truncate: self.truncate,
+                seed: self.seed,
+                variance_reduction: self.variance_reduction,
+            },
+            candidates,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_refuse_just_past_them_and_accept_at_them() {
+        assert_eq!(search_ply(3), Ok(3));
+        assert_eq!(search_ply(4), Err(RequestError::Ply(4)));
+        assert_eq!(search_ply(-1), Err(RequestError::Ply(-1)));
+        let ok = RolloutRequest {
+            trials: u64::from(MAX_TRIALS),
+            ply: 2,
+            truncate: Some(1),
+            candidates: 20,
+            ..RolloutRequest::default()
+        };
+        let checked = ok.check().unwrap();
+        assert_eq!(checked.settings.trials, MAX_TRIALS);
+        assert_eq!(checked.candidates, 20);
+        for (bad, why) in [
+            (RolloutRequest { trials: 0, ..ok }, RequestError::Trials(0)),
+            (
+                RolloutRequest {
+                    trials: u64::from(MAX_TRIALS) + 1,
+                    ..ok
+                },
+                RequestError::Trials(u64::from(MAX_TRIALS) + 1),
+            ),
+            (RolloutRequest { ply: 3, ..ok }, RequestError::RolloutPly(3)),
+            (
+                RolloutRequest {
+                    candidates: 0,
+                    ..ok
+                },
+                RequestError::Candidates(0),
+            ),
+            (
+                RolloutRequest {
+                    truncate: Some(0),
+                    ..ok
+                },
+                RequestError::TruncateZero,
+            ),
+        ] {
+            assert_eq!(bad.check(), Err(why));
+        }
+    }
+}
