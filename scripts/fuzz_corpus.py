@@ -86,7 +86,7 @@ def main():
     matches = os.path.join(ROOT, "tests", "data", "matches")
     for name in sorted(os.listdir(matches)):
         with open(os.path.join(matches, name)) as f:
-            put("mat_file", f.read())
+            put("sgf_file" if name.endswith(".sgf") else "mat_file", f.read())
 
     for name in sorted(os.listdir(os.path.join(ROOT, "training"))):
         path = os.path.join(ROOT, "training", name)

@@ -1,7 +1,8 @@
 //! `.mat` match files: never a panic, reading or replaying; a file that
 //! reads is replayed through the referee whatever it holds.
 #![no_main]
-use kotra::notation::mat::{parse, replay};
+use kotra::notation::mat::parse;
+use kotra::notation::match_replay::replay;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
