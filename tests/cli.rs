@@ -184,15 +184,17 @@ fn a_duel_with_the_cube_plays_two_networks() {
         "--b",
         "net:models/kotra-v1.net",
         "--games",
-        "40",
+        "2000",
         "--seed",
         "3",
         "--json",
     ]);
-    // The shipped network wins well over a point a game here; 20 games
-    // left it too close to the bar for a rounding-level change of the
-    // evaluator to keep.
-    assert!(v["ppg"].as_f64().unwrap() > 0.3, "{v}");
+    // The shipped network beats the first TD network. Games with the cube
+    // are heavy-tailed (one cube of 64 outweighs dozens of games), so a
+    // few dozen games decided nothing: 2,000 put the win three standard
+    // errors above zero.
+    let (ppg, se) = (v["ppg"].as_f64().unwrap(), v["se"].as_f64().unwrap());
+    assert!(ppg > 2.0 * se, "{v}");
     assert_one_line_error(
         &run(&["duel", "--cube", "--a", "net", "--b", "pubeval"]),
         "plays two networks",

@@ -358,10 +358,11 @@ mod tests {
     fn the_integers_stay_near_the_float_layer() {
         let mut rng = SmallRng::seed_from_u64(6);
         let mid = crate::eval::shipped_model().unwrap().contact.mid.unwrap();
-        let q = QuantizedMid::new(&mid, 128).expect("the shipped layer");
+        let lower = mid.w.len() / mid.units;
+        let q = QuantizedMid::new(&mid, lower).expect("the shipped layer");
         let mut worst = 0f32;
         for _ in 0..500 {
-            let x = activations(&mut rng, 128);
+            let x = activations(&mut rng, lower);
             let mut got = [MaybeUninit::uninit(); MAX_HIDDEN];
             let got = q.forward_portable(&x, &mut got).to_vec();
             let mut want = [MaybeUninit::uninit(); MAX_HIDDEN];
