@@ -102,6 +102,12 @@ impl MatchInfo {
         Dice::new(self.dice[0], self.dice[1])
     }
 
+    /// Records `dice` as rolled (high die first, as the IDs write them),
+    /// so the IDs and the board drawn from this setup show the roll.
+    pub fn set_rolled(&mut self, dice: Dice) {
+        self.dice = [dice.high(), dice.low()];
+    }
+
     pub fn is_money(&self) -> bool {
         self.match_length == 0
     }

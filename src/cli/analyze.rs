@@ -26,7 +26,7 @@ pub fn run(
         return cube(&setup, &analyzer, ply, json);
     }
     let dice = super::roll_arg(dice, &setup, "")?;
-    setup.info.dice = [dice.high(), dice.low()];
+    setup.info.set_rolled(dice);
     let report = analyzer.rank_moves(&setup, dice, ply, Equity::Cubeful);
     if json {
         println!("{}", serde_json::to_string(&report)?);

@@ -84,7 +84,7 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
         bar.finish_and_clear();
         return position(&setup, &rolled?, &args);
     };
-    setup.info.dice = [dice.high(), dice.low()];
+    setup.info.set_rolled(dice);
     let rows = analyzer.rollout_candidates(&setup, dice, candidates, &settings, args.cubeful, &bar);
     bar.finish_and_clear();
     let rows = rows?;

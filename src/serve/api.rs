@@ -114,7 +114,7 @@ pub async fn analyze(
             let report = analyzer.cube_decision(&setup, ply);
             return Ok(json!({ "ids": ids(&setup), "cube_decision": report }));
         };
-        setup.info.dice = [dice.high(), dice.low()];
+        setup.info.set_rolled(dice);
         let report = analyzer.rank_moves(&setup, dice, ply, Equity::Cubeful);
         Ok(json!({ "ids": ids(&setup), "dice": dice.to_string(), "ply": ply, "moves": report.moves }))
     })

@@ -179,7 +179,7 @@ pub async fn start(
         let analyzer = &st.analyzer;
         let ending = match dice {
             Some(dice) => {
-                setup.info.dice = [dice.high(), dice.low()];
+                setup.info.set_rolled(dice);
                 ended(
                     analyzer
                         .rollout_candidates(&setup, dice, candidates, &settings, cubeful, &*job)
