@@ -186,6 +186,9 @@ def main():
     args.dir = os.path.abspath(args.dir or os.path.join(
         ROOT, "runs", "strength", "ply%d-seed%d" % (args.ply, args.seed)))
     os.makedirs(args.dir, exist_ok=True)
+    # gnubg makes ~/.gnubg on its first start; two first starts at once
+    # race for it and one chunk fails ("File exists"), ending the run.
+    os.makedirs(os.path.expanduser("~/.gnubg"), exist_ok=True)
     engine = os.path.abspath(args.bin) + " ubgi"
     if args.model:
         engine += " --model " + os.path.abspath(args.model)
