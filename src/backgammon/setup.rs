@@ -167,10 +167,8 @@ impl Setup {
     /// valid thing to show, though not to analyse. Its game state may
     /// then say "game over".
     pub fn check_showable(&self) -> Result<(), SetupStateError> {
-        use super::position::Side;
         let info = &self.info;
-        let finished =
-            self.position.on_board(Side::Mover) == 0 || self.position.on_board(Side::Opponent) == 0;
+        let finished = self.position.is_game_over();
         if info.match_length > MAX_MATCH_LENGTH {
             return Err(SetupStateError::MatchTooLong(info.match_length));
         }

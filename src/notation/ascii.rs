@@ -125,15 +125,14 @@ pub fn render(setup: &Setup) -> String {
     }
     out.push(" +12-11-10--9--8--7-------6--5--4--3--2--1-+".into());
     let finished = crate::backgammon::GameResult::of_finished(p);
-    let dice = match info.rolled() {
-        _ if finished.is_some() => {
-            let (mover, result) = finished.expect("matched");
+    let dice = match (finished, info.rolled()) {
+        (Some((mover, result)), _) => {
             let side = if mover { "X" } else { "O" };
             format!("Game over: {side} wins {}", result.words())
         }
-        Some(d) => format!("X rolled {}{}", info.dice[0].max(info.dice[1]), d.low()),
-        None if info.doubled => "O is asked to take or pass a double".into(),
-        None => "X to roll (or double)".into(),
+        (None, Some(d)) => format!("X rolled {}{}", info.dice[0].max(info.dice[1]), d.low()),
+        (None, None) if info.doubled => "O is asked to take or pass a double".into(),
+        (None, None) => "X to roll (or double)".into(),
     };
     out.push(format!(" {dice}"));
     if info.is_money() {

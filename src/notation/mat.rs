@@ -128,11 +128,11 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
     let mut length = None;
     let mut players: Option<[String; 2]> = None;
     let mut games: Vec<GameRecord> = Vec::new();
+    // Where the right player's entries start: first the score line's
+    // column, then the column of the last move line with two entries (the
+    // score line's can be off when a writer padded a name of non-ASCII
+    // letters by bytes, or a tab). 0 until the game's score line is read.
     let mut right_col = 0usize;
-    // Where this game's move lines start their right entries: the score
-    // line's column can be off when a writer padded a name of non-ASCII
-    // letters by bytes, or a tab, so the move lines' own column wins.
-    let mut learned_right_col: Option<usize> = None;
     for (i, raw) in text.lines().enumerate() {
         let line_no = i + 1;
         let expanded = expand_tabs(raw);
@@ -210,7 +210,6 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
             }
             game.score = score;
             right_col = col;
-            learned_right_col = None;
             continue;
         }
         // A move line `NNN) left right`, or an unnumbered one (a last `Wins`).
@@ -227,7 +226,7 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
         };
         let found = entries(line, body_start);
         if let [_, (col, _)] = found.as_slice() {
-            learned_right_col = Some(*col);
+            right_col = *col;
         }
         for (n, &(col, entry)) in found.iter().enumerate() {
             let player = if n > 0 {
@@ -238,7 +237,7 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
                 u8::from(col > body_start + 3)
             } else {
                 // Give or take two spaces: writers pad differently.
-                u8::from(col + 2 >= learned_right_col.unwrap_or(right_col))
+                u8::from(col + 2 >= right_col)
             };
             let action = parse_entry(entry, player).map_err(|what| err(move_number, what))?;
             game.actions.push((line_no, move_number, action));
@@ -406,30 +405,27 @@ pub fn write(record: &MatchRecord) -> String {
             }
         };
         for (_, _, action) in &game.actions {
-            let (player, text) = match action {
-                Action::Move { player, .. } => (*player, action.words()),
-                Action::Double { player, .. }
-                | Action::Beaver { player, .. }
-                | Action::Take { player }
-                | Action::Drop { player } => (*player, format!(" {}", action.words())),
-                Action::Win { player, points } => {
-                    totals[*player as usize] += points;
-                    let plural = if *points == 1 { "" } else { "s" };
+            let player = action.player();
+            let text = match action {
+                Action::Move { .. } => action.words(),
+                Action::Win { points, .. } => {
+                    totals[player as usize] += points;
                     let won_match = Some(game.number) == last_game
                         && record.length > 0
-                        && totals[*player as usize] >= record.length;
+                        && totals[player as usize] >= record.length;
                     let tail = if won_match { " and the match" } else { "" };
-                    let text = format!(" Wins {points} point{plural}{tail}");
-                    if *player == 1 && row.0.is_some() && row.1.is_none() {
+                    let text = format!(" {}{tail}", action.words());
+                    if player == 1 && row.0.is_some() && row.1.is_none() {
                         row.1 = Some(text);
                         flush(&mut out, &mut row);
                     } else {
                         flush(&mut out, &mut row);
-                        let pad = if *player == 0 { 5 } else { 33 };
+                        let pad = if player == 0 { 5 } else { 33 };
                         let _ = writeln!(out, "{:pad$}{text}", "");
                     }
                     continue;
                 }
+                _ => format!(" {}", action.words()),
             };
             if player == 0 {
                 flush(&mut out, &mut row);

@@ -39,12 +39,11 @@ enum Dropped {
     ClientFull,
 }
 
-/// The held values by id, their ids oldest first, what each client
-/// holds, and the ids dropped lately with why.
+/// The held values by id with their client's address, their ids oldest
+/// first, and the ids dropped lately with why.
 struct Items<T> {
     by_id: HashMap<String, (IpAddr, Arc<T>)>,
     order: VecDeque<String>,
-    per_client: HashMap<IpAddr, usize>,
     dropped: HashMap<String, Dropped>,
     dropped_order: VecDeque<String>,
 }
@@ -59,14 +58,8 @@ impl<T> Items<T> {
     /// Drops `id`, remembering why (the memory is bounded: the oldest
     /// reasons are forgotten first, and their ids then answer 404).
     fn drop_id(&mut self, id: &str, why: Dropped, remembered: usize) -> Option<Arc<T>> {
-        let (client, item) = self.by_id.remove(id)?;
+        let (_, item) = self.by_id.remove(id)?;
         self.order.retain(|i| i != id);
-        if let Some(n) = self.per_client.get_mut(&client) {
-            *n -= 1;
-            if *n == 0 {
-                self.per_client.remove(&client);
-            }
-        }
         while self.dropped_order.len() >= remembered {
             let Some(old) = self.dropped_order.pop_front() else {
                 break;
@@ -90,7 +83,6 @@ impl<T> Held<T> {
             items: Mutex::new(Items {
                 by_id: HashMap::new(),
                 order: VecDeque::new(),
-                per_client: HashMap::new(),
                 dropped: HashMap::new(),
                 dropped_order: VecDeque::new(),
             }),
@@ -110,15 +102,15 @@ impl<T> Held<T> {
             }
         };
         let mut dropped = Vec::new();
-        if items.per_client.get(&client).copied().unwrap_or(0) >= self.per_client {
-            let oldest = items
-                .order
-                .iter()
-                .find(|i| items.by_id.get(*i).is_some_and(|(c, _)| *c == client))
-                .cloned();
-            if let Some(old) = oldest {
-                dropped.extend(items.drop_id(&old, Dropped::ClientFull, remembered));
-            }
+        // The client's own, oldest first (a scan of at most `max` ids).
+        let mut mine = items
+            .order
+            .iter()
+            .filter(|i| items.by_id.get(*i).is_some_and(|(c, _)| *c == client));
+        let oldest = mine.next().cloned();
+        let held = usize::from(oldest.is_some()) + mine.count();
+        if let Some(old) = oldest.filter(|_| held >= self.per_client) {
+            dropped.extend(items.drop_id(&old, Dropped::ClientFull, remembered));
         }
         while items.order.len() >= self.max {
             let Some(old) = items.order.front().cloned() else {
@@ -128,7 +120,6 @@ impl<T> Held<T> {
         }
         items.order.push_back(id.clone());
         items.by_id.insert(id.clone(), (client, item));
-        *items.per_client.entry(client).or_insert(0) += 1;
         (id, dropped)
     }
 

@@ -9,6 +9,7 @@ use axum::serve::{IncomingStream, Listener};
 use std::io;
 use std::net::SocketAddr;
 use std::pin::Pin;
+use std::sync::LazyLock;
 use std::task::{Context, Poll};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
@@ -80,7 +81,9 @@ impl Guarded {
     }
 }
 
-/// The whole 414 answer: status, headers and JSON body.
+/// The whole 414 answer: status, headers and JSON body, made once.
+static REFUSAL: LazyLock<Vec<u8>> = LazyLock::new(refusal);
+
 fn refusal() -> Vec<u8> {
     let body = format!(
         "{{\"error\":\"the request line is longer than {MAX_REQUEST_LINE} bytes; no request of this server needs so much\"}}"
@@ -131,7 +134,7 @@ impl AsyncRead for Guarded {
                 }
                 Stage::Passing { .. } => return Pin::new(&mut this.inner).poll_read(cx, out),
                 Stage::Refusing { written } => {
-                    let answer = refusal();
+                    let answer = &*REFUSAL;
                     if written == answer.len() {
                         match Pin::new(&mut this.inner).poll_shutdown(cx) {
                             Poll::Pending => return Poll::Pending,

@@ -190,13 +190,10 @@ impl Analyzer<'_> {
         let report = self.rank_moves(&setup, *dice, settings.ply, Equity::Cubeful);
         let played_id = position_id::encode(&after);
         let played_line = report.moves.iter().find(|m| m.position_id == played_id);
-        let (loss, best) = match report.moves.first() {
-            Some(best) => {
-                let played = played_line.map_or(best.equity, |m| m.equity);
-                ((best.equity - played).max(0.0), best.text.clone())
-            }
-            None => (0.0, String::new()),
-        };
+        let best_line = report.moves.first();
+        let loss = best_line.map_or(0.0, |best| {
+            (best.equity - played_line.map_or(best.equity, |m| m.equity)).max(0.0)
+        });
         // The played move in the engine's one notation (the file may say
         // `25/23`, `2/0 2/0` or list a double's four steps), so that played
         // and best read alike; a forfeit keeps the file's words.
@@ -215,9 +212,9 @@ impl Analyzer<'_> {
             gnubg_id: gnubg_id::encode(&setup),
             dice: Some(dice.to_string()),
             played,
-            played_position_id: report.moves.first().map(|_| played_id.clone()),
-            best_position_id: report.moves.first().map(|m| m.position_id.clone()),
-            best,
+            best: best_line.map_or_else(String::new, |m| m.text.clone()),
+            played_position_id: best_line.map(|_| played_id.clone()),
+            best_position_id: best_line.map(|m| m.position_id.clone()),
             loss,
             mark: mark(loss, &settings.marks),
             counted: report.moves.len() > 1,

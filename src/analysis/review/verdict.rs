@@ -53,8 +53,8 @@ pub struct Verdict {
     /// What should have been.
     pub best: String,
     /// The Position IDs after the played and after the best move, from
-    /// the mover's view (checker plays with a choice only), so a board
-    /// can show both; a move that ends the game has one too.
+    /// the mover's view (checker plays that moved; not a forfeit), so a
+    /// board can show both; a move that ends the game has one too.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub played_position_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -376,12 +376,12 @@ impl Session {
         }
     }
 
-    /// The session so far as a match file holds it.
     /// The game in play (or just over), as its record so far.
     pub fn current_game(&self) -> Option<&GameRecord> {
         self.games.last()
     }
 
+    /// The session so far as a match file holds it.
     pub fn match_record(&self) -> MatchRecord {
         MatchRecord {
             length: self.score.length,
