@@ -205,3 +205,32 @@ fn the_table_is_the_one_the_architecture_page_gives() {
         }
     }
 }
+
+/// What the Python package (python/, a front end in its own crate) may
+/// reach of the library: the facade, and below it only what a front end
+/// parses its input into (rules and notation) and the evaluator it hands
+/// the facade. Never the search, the cube or the rollouts themselves.
+const PYTHON_MAY_USE: &[&str] = &["analysis", "backgammon", "notation", "eval"];
+
+#[test]
+fn the_python_package_goes_through_the_facade() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("python/src");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    assert!(!files.is_empty(), "no python/src");
+    let mut used = BTreeSet::new();
+    for path in &files {
+        for name in names_after(&code_of(path), "kotra::") {
+            assert!(
+                PYTHON_MAY_USE.contains(&name.as_str()),
+                "{} uses kotra::{name}, below the facade",
+                path.display()
+            );
+            used.insert(name);
+        }
+    }
+    assert!(
+        used.contains("analysis"),
+        "the package never asks the facade"
+    );
+}

@@ -13,7 +13,8 @@ mod request;
 mod review;
 
 pub use report::{
-    CandidateRollout, CubeReport, Estimate6, MoveLine, MoveReport, PositionRollout, RolledCube,
+    CandidateRollout, CubeReport, Estimate6, LegalMove, LegalMoves, MoveLine, MoveReport,
+    MovesRollout, PositionRollout, RolledCube,
 };
 pub use request::{
     CheckedRollout, MAX_CANDIDATES, MAX_PLY, MAX_ROLLOUT_PLY, MAX_TRIALS, RequestError,
@@ -24,7 +25,7 @@ pub use review::{
     PlayerSummary, Review, ReviewError, ReviewSettings, Verdict, luck_words, mark, rating,
 };
 
-use crate::backgammon::{Dice, GameResult, MoveList, Setup, legal_moves};
+use crate::backgammon::{Dice, GameResult, MoveList, Setup, legal_moves as generate_moves};
 use crate::cube::static_cube_decision;
 use crate::cube::{CubeState, Stakes};
 use crate::eval::{Evaluator, Probs};
@@ -95,10 +96,34 @@ impl TrialProgress for indicatif::ProgressBar {
     }
 }
 
+/// Every legal move of `dice` in `setup`, written as the engine writes
+/// moves; no evaluation, so no [`Analyzer`] is needed.
+pub fn legal_moves(setup: &Setup, dice: Dice) -> LegalMoves {
+    let mut list = MoveList::new();
+    generate_moves(&setup.position, dice, &mut list);
+    let moves = if list.is_forfeit() {
+        Vec::new()
+    } else {
+        list.iter()
+            .map(|c| LegalMove {
+                text: move_text::format(&setup.position, &c.play),
+                position_id: position_id::encode(&c.position),
+            })
+            .collect()
+    };
+    LegalMoves { moves }
+}
+
+/// How many positions a batch evaluates between looks at its
+/// cancellation: small enough to stop within milliseconds, large enough
+/// that a core's share of a batch is a few long runs.
+const BATCH_CHUNK: usize = 4096;
+
 /// The engine behind the front ends: an evaluator and one searcher per
 /// kind of equity, each keeping its evaluation cache from question to
 /// question.
 pub struct Analyzer<'a> {
+    eval: &'a Evaluator,
     cubeful: Searcher<'a>,
     cubeless: Searcher<'a>,
 }
@@ -106,6 +131,7 @@ pub struct Analyzer<'a> {
 impl<'a> Analyzer<'a> {
     pub fn new(eval: &'a Evaluator) -> Analyzer<'a> {
         Analyzer {
+            eval,
             cubeful: Searcher::new(eval),
             cubeless: Searcher::new(eval).with_cubeless(true),
         }
@@ -130,7 +156,7 @@ impl<'a> Analyzer<'a> {
     pub fn rank_moves(&self, setup: &Setup, dice: Dice, ply: u8, equity: Equity) -> MoveReport {
         let before = &setup.position;
         let mut list = MoveList::new();
-        legal_moves(before, dice, &mut list);
+        generate_moves(before, dice, &mut list);
         let state = match equity {
             Equity::Cubeful => CubeState::from_setup(setup),
             Equity::Cubeless => CubeState::money(),
@@ -203,13 +229,33 @@ impl<'a> Analyzer<'a> {
     /// one row of five a position (win, win gammon, win backgammon, lose
     /// gammon, lose backgammon): a batch at the library's boundary, for
     /// callers that think in arrays (a server's batch request, a
-    /// notebook). The network still evaluates one position at a time.
-    pub fn evaluate_batch(&self, positions: &[crate::backgammon::Position]) -> Array2<f32> {
-        let mut out = Array2::zeros((positions.len(), 5));
-        for (mut row, pos) in out.rows_mut().into_iter().zip(positions) {
-            row.assign(&ndarray::ArrayView1::from(&self.cubeful.probs(pos).0));
+    /// notebook). The rows are shared among all cores in chunks, each
+    /// chunk evaluated straight by the network (a batch rarely repeats a
+    /// position, so the search's cache would only cost); `progress` hears
+    /// each chunk done and may cancel between chunks.
+    pub fn evaluate_batch(
+        &self,
+        positions: &[crate::backgammon::Position],
+        progress: &(dyn TrialProgress + Sync),
+    ) -> Result<Array2<f32>, AnalysisError> {
+        use rayon::prelude::*;
+        progress.planned(positions.len() as u64);
+        let mut out = vec![0f32; positions.len() * 5];
+        out.par_chunks_mut(BATCH_CHUNK * 5)
+            .zip(positions.par_chunks(BATCH_CHUNK))
+            .for_each(|(rows, chunk)| {
+                if progress.cancelled() {
+                    return;
+                }
+                for (row, pos) in rows.chunks_exact_mut(5).zip(chunk) {
+                    row.copy_from_slice(&self.eval.probs(pos).0);
+                }
+                progress.done(chunk.len() as u64);
+            });
+        if progress.cancelled() {
+            return Err(AnalysisError::Cancelled);
         }
-        out
+        Ok(Array2::from_shape_vec((positions.len(), 5), out).expect("five values a position"))
     }
 
     /// The best candidates of `dice` (at most `candidates` within
@@ -226,10 +272,10 @@ impl<'a> Analyzer<'a> {
         settings: &RolloutSettings,
         cubeful: bool,
         progress: &(dyn TrialProgress + Sync),
-    ) -> Result<Vec<CandidateRollout>, AnalysisError> {
+    ) -> Result<MovesRollout, AnalysisError> {
         let state = self.rollout_state(setup, cubeful)?;
         let mut list = MoveList::new();
-        legal_moves(&setup.position, dice, &mut list);
+        generate_moves(&setup.position, dice, &mut list);
         if list.is_forfeit() {
             return Err(AnalysisError::Forfeit(dice));
         }
@@ -282,7 +328,13 @@ impl<'a> Analyzer<'a> {
             return Err(AnalysisError::Cancelled);
         }
         rows.sort_by(|a, b| b.key().total_cmp(&a.key()));
-        Ok(rows)
+        Ok(MovesRollout {
+            dice,
+            trials: settings.trials,
+            seed: settings.seed,
+            ply: settings.ply,
+            moves: rows,
+        })
     }
 
     /// The position rolled out for the side on roll, with its cube
@@ -387,7 +439,7 @@ mod tests {
             .iter()
             .map(|id| crate::notation::position_id::decode(id).unwrap())
             .collect();
-        let batch = analyzer.evaluate_batch(&positions);
+        let batch = analyzer.evaluate_batch(&positions, &()).unwrap();
         assert_eq!(batch.dim(), (3, 5));
         for (row, pos) in batch.rows().into_iter().zip(&positions) {
             assert_eq!(row.to_vec(), eval.probs(pos).0.to_vec());
@@ -405,7 +457,8 @@ mod tests {
         };
         let rows = analyzer
             .rollout_candidates(&setup, Dice::new(3, 1).unwrap(), 3, &settings, false, &())
-            .unwrap();
+            .unwrap()
+            .moves;
         assert!(!rows.is_empty() && rows.len() <= 3);
         assert!(rows.windows(2).all(|w| w[0].key() >= w[1].key()));
         assert!(rows.iter().any(|r| r.text == "8/5 6/5"));

@@ -22,6 +22,10 @@ fn probs_6<S: Serializer>(v: &[f32; 5], s: S) -> Result<S::Ok, S::Error> {
     v.map(|p| round6(f64::from(p))).serialize(s)
 }
 
+fn display<S: Serializer, T: std::fmt::Display>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(v)
+}
+
 fn option_6<S: Serializer>(v: &Option<f32>, s: S) -> Result<S::Ok, S::Error> {
     v.map(|x| round6(f64::from(x))).serialize(s)
 }
@@ -70,6 +74,22 @@ pub struct MoveLine {
     /// wildbg-style answers give them).
     #[serde(skip)]
     pub steps: Vec<(u8, u8)>,
+}
+
+/// Every legal move of a roll, in the move generator's order (empty when
+/// the roll is forfeited).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LegalMoves {
+    pub moves: Vec<LegalMove>,
+}
+
+/// One legal move: how it is written, and the position after it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LegalMove {
+    #[serde(rename = "move")]
+    pub text: String,
+    /// After the move, from the mover's view.
+    pub position_id: String,
 }
 
 /// A cube decision with the probabilities behind it.
@@ -187,6 +207,18 @@ impl Serialize for CandidateRollout {
         }
         m.end()
     }
+}
+
+/// The candidate moves of a roll rolled out, best first, with the
+/// settings they were played with.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MovesRollout {
+    #[serde(serialize_with = "display")]
+    pub dice: Dice,
+    pub trials: u32,
+    pub seed: u64,
+    pub ply: u8,
+    pub moves: Vec<CandidateRollout>,
 }
 
 /// A position rolled out for the side on roll, with its cube decision.

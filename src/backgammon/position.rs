@@ -34,6 +34,10 @@ pub enum PositionError {
     SharedPoint { point: usize },
     #[error("both sides have borne off all their checkers")]
     BothFinished,
+    #[error(
+        "slot {slot} holds {value}: slot 25 is the bar of the side on roll (0 or more) and slot 0 the other side's (0 or less)"
+    )]
+    BarSign { slot: usize, value: i8 },
 }
 
 /// A position from the mover's point of view; see the module comment.
@@ -78,6 +82,37 @@ impl Position {
         p[BAR] = mover[24] as i8;
         p[OPP_BAR] = -(opponent[24] as i8);
         Ok(Position { pips: p })
+    }
+
+    /// Checks a board in this type's own layout (see the module comment;
+    /// wildbg's too), as callers that think in arrays give it: each bar's
+    /// sign, at most 15 checkers a side, not both sides finished.
+    pub fn from_raw(raw: &[i8; 26]) -> Result<Position, PositionError> {
+        for (slot, bad) in [(BAR, raw[BAR] < 0), (OPP_BAR, raw[OPP_BAR] > 0)] {
+            if bad {
+                return Err(PositionError::BarSign {
+                    slot,
+                    value: raw[slot],
+                });
+            }
+        }
+        let count = |sign: i32| -> u32 {
+            raw.iter()
+                .map(|&v| i32::from(v) * sign)
+                .filter(|&v| v > 0)
+                .map(|v| v as u32)
+                .sum()
+        };
+        for (side, sign) in [("the player on roll", 1), ("the opponent", -1)] {
+            let n = count(sign);
+            if n > u32::from(CHECKERS) {
+                return Err(PositionError::TooManyCheckers { side, count: n });
+            }
+        }
+        if count(1) == 0 && count(-1) == 0 {
+            return Err(PositionError::BothFinished);
+        }
+        Ok(Position { pips: *raw })
     }
 
     /// The inverse of [`Position::from_sides`]: `(mover, opponent)`.
@@ -217,6 +252,37 @@ mod tests {
         assert_eq!(p.pip_counts(), (167, 167));
         assert_eq!(p.on_board(Side::Mover), 15);
         assert!(p.has_contact());
+    }
+
+    #[test]
+    fn raw_boards_round_trip_and_impossible_ones_are_refused() {
+        let p = Position::starting();
+        assert_eq!(Position::from_raw(p.raw()), Ok(p));
+        let mut raw = *p.raw();
+        raw[BAR] = -1;
+        assert!(matches!(
+            Position::from_raw(&raw),
+            Err(PositionError::BarSign { slot: BAR, .. })
+        ));
+        let mut raw = *p.raw();
+        raw[OPP_BAR] = 1;
+        assert!(matches!(
+            Position::from_raw(&raw),
+            Err(PositionError::BarSign { slot: OPP_BAR, .. })
+        ));
+        let mut raw = *p.raw();
+        raw[3] = 1;
+        assert_eq!(
+            Position::from_raw(&raw),
+            Err(PositionError::TooManyCheckers {
+                side: "the player on roll",
+                count: 16
+            })
+        );
+        assert_eq!(
+            Position::from_raw(&[0; 26]),
+            Err(PositionError::BothFinished)
+        );
     }
 
     #[test]

@@ -1,5 +1,4 @@
-use crate::backgammon::{MoveList, legal_moves};
-use crate::notation::{move_text, position_id};
+use crate::analysis::legal_moves;
 
 pub fn run(position: &str, dice: Option<&str>, json: bool) -> anyhow::Result<()> {
     let setup = super::setup_arg(position)?;
@@ -8,32 +7,15 @@ pub fn run(position: &str, dice: Option<&str>, json: bool) -> anyhow::Result<()>
         &setup,
         "no dice: give --dice 31 or a Match ID / XGID with dice",
     )?;
-    let mut list = MoveList::new();
-    legal_moves(&setup.position, dice, &mut list);
-    let rows: Vec<(String, String)> = if list.is_forfeit() {
-        Vec::new()
-    } else {
-        list.iter()
-            .map(|c| {
-                (
-                    move_text::format(&setup.position, &c.play),
-                    position_id::encode(&c.position),
-                )
-            })
-            .collect()
-    };
+    let legal = legal_moves(&setup, dice);
     if json {
-        let moves: Vec<_> = rows
-            .iter()
-            .map(|(m, id)| serde_json::json!({"move": m, "position_id": id}))
-            .collect();
-        println!("{}", serde_json::json!({ "moves": moves }));
-    } else if rows.is_empty() {
+        println!("{}", serde_json::to_string(&legal)?);
+    } else if legal.moves.is_empty() {
         println!("No legal move with {dice}: the turn is forfeited.");
     } else {
-        println!("{} legal moves with {dice}:", rows.len());
-        for (i, (m, id)) in rows.iter().enumerate() {
-            println!("{:>4}. {m:<24} {id}", i + 1);
+        println!("{} legal moves with {dice}:", legal.moves.len());
+        for (i, m) in legal.moves.iter().enumerate() {
+            println!("{:>4}. {:<24} {}", i + 1, m.text, m.position_id);
         }
     }
     Ok(())

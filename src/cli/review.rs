@@ -54,7 +54,7 @@ fn marks_arg(s: &str) -> Result<Marks3, String> {
 pub fn run(args: ReviewArgs) -> anyhow::Result<()> {
     super::search_ply_arg(args.ply)?;
     let file = &args.file;
-    let text = read_bounded(file)?;
+    let text = notation::read_match_file(file)?;
     let record =
         notation::parse_match(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let eval = Evaluator::new(model_or_shipped(args.model.as_deref())?);
@@ -215,25 +215,4 @@ fn print_players(players: &[&PlayerSummary]) {
             c.wrong_passes
         );
     }
-}
-
-/// The file's text, refused past [`notation::MAX_MATCH_BYTES`] without
-/// reading further.
-fn read_bounded(file: &Path) -> anyhow::Result<String> {
-    use std::io::Read as _;
-    let cannot = || format!("cannot read {}", file.display());
-    let mut text = String::new();
-    std::fs::File::open(file)
-        .with_context(cannot)?
-        .take(notation::MAX_MATCH_BYTES + 1)
-        .read_to_string(&mut text)
-        .with_context(cannot)?;
-    if text.len() as u64 > notation::MAX_MATCH_BYTES {
-        anyhow::bail!(
-            "{}: larger than {} MiB, more than any match file",
-            file.display(),
-            notation::MAX_MATCH_BYTES >> 20
-        );
-    }
-    Ok(text)
 }

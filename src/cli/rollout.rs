@@ -87,14 +87,12 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
     setup.info.set_rolled(dice);
     let rows = analyzer.rollout_candidates(&setup, dice, candidates, &settings, args.cubeful, &bar);
     bar.finish_and_clear();
-    let rows = rows?;
+    let rolled = rows?;
     if args.json {
-        println!(
-            "{}",
-            serde_json::json!({"trials": args.trials, "seed": args.seed, "ply": args.ply, "moves": rows})
-        );
+        println!("{}", serde_json::to_string(&rolled)?);
         return Ok(());
     }
+    let rows = rolled.moves;
     print!("{}", ascii::render(&setup));
     println!(
         "Rollout of {} candidate moves with {dice}: {} trials each, {}-ply play{}{}, seed {}",

@@ -61,6 +61,39 @@ fn decode_setup(text: &str) -> Result<Setup, SetupError> {
 /// a reader stops there, so a huge or endless input costs bounded memory.
 pub const MAX_MATCH_BYTES: u64 = 64 << 20;
 
+/// Why a match file's text could not be read.
+#[derive(Debug, Error)]
+pub enum ReadMatchError {
+    #[error("cannot read {path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: larger than {} MiB, more than any match file", MAX_MATCH_BYTES >> 20)]
+    TooLarge { path: String },
+}
+
+/// A match file's text, refused past [`MAX_MATCH_BYTES`] without reading
+/// further (and if it is not UTF-8).
+pub fn read_match_file(path: &std::path::Path) -> Result<String, ReadMatchError> {
+    use std::io::Read as _;
+    let shown = || path.display().to_string();
+    let io = |source| ReadMatchError::Io {
+        path: shown(),
+        source,
+    };
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .map_err(io)?
+        .take(MAX_MATCH_BYTES + 1)
+        .read_to_string(&mut text)
+        .map_err(io)?;
+    if text.len() as u64 > MAX_MATCH_BYTES {
+        return Err(ReadMatchError::TooLarge { path: shown() });
+    }
+    Ok(text)
+}
+
 /// Reads a match file's text, `.sgf` or `.mat`, told apart by its first
 /// character (an SGF collection opens with `(`).
 pub fn parse_match(text: &str) -> Result<mat::MatchRecord, mat::MatError> {

@@ -19,9 +19,7 @@
 use super::held::{Held, lock};
 use super::listener::Client;
 use super::{ApiError, AppState};
-use crate::analysis::{
-    AnalysisError, CandidateRollout, CheckedRollout, RolloutRequest, TrialProgress,
-};
+use crate::analysis::{AnalysisError, CheckedRollout, RolloutRequest, TrialProgress};
 use crate::backgammon::Dice;
 use axum::Json;
 use axum::extract::rejection::QueryRejection;
@@ -163,7 +161,6 @@ pub async fn start(
     }
     .check()
     .map_err(ApiError::bad)?;
-    let (trials, ply) = (settings.trials, settings.ply);
     let cubeful = q.cubeful.unwrap_or(false);
     let permit = state
         .rollouts
@@ -182,13 +179,7 @@ pub async fn start(
                 setup.info.set_rolled(dice);
                 ended(
                     analyzer
-                        .rollout_candidates(&setup, dice, candidates, &settings, cubeful, &*job)
-                        .map(|moves| CandidatesRolled {
-                            dice: dice.to_string(),
-                            trials,
-                            ply,
-                            moves,
-                        }),
+                        .rollout_candidates(&setup, dice, candidates, &settings, cubeful, &*job),
                 )
             }
             None => ended(analyzer.rollout_position(&setup, &settings, cubeful, &*job)),
@@ -196,16 +187,6 @@ pub async fn start(
         *lock(&job.ending) = Some(ending);
     });
     Ok((StatusCode::ACCEPTED, Json(json!({ "id": id }))))
-}
-
-/// A roll's candidates rolled out, as `kotra-ai rollout --json` prints
-/// them.
-#[derive(serde::Serialize)]
-struct CandidatesRolled {
-    dice: String,
-    trials: u32,
-    ply: u8,
-    moves: Vec<CandidateRollout>,
 }
 
 /// How a job's rollout ended, its result as JSON.
