@@ -18,8 +18,9 @@ class Error(ValueError):
     missing or corrupt model. The message is the command line's one line."""
 
 class Position:
-    """A position in play: the board from the side on roll's view, the
-    cube, the score and the dice."""
+    """A position: the board from the side on roll's view, the cube, the
+    score and the dice. A finished game (the position after a winning
+    move) is one too: it can be shown and evaluated; analyses refuse it."""
 
     def __init__(self, text: str) -> None:
         """Reads gnubg's ``PositionID:MatchID``, a bare Position ID (money,
@@ -51,6 +52,10 @@ class Position:
         """Points won by gnubg's players 0 and 1."""
     @property
     def cube_value(self) -> int: ...
+    @property
+    def is_game_over(self) -> bool:
+        """Whether a side has borne off all its checkers (shown and
+        evaluated, never analysed)."""
     @property
     def pip_counts(self) -> Tuple[int, int]:
         """The side on roll's pips, then the opponent's."""
@@ -89,7 +94,8 @@ class Engine:
         "probs", "mwc", "mwc_actions"?}`` as ``kotra-ai analyze ID --json``."""
     def evaluate(self, position: PositionLike) -> npt.NDArray[np.float32]:
         """Cubeless probabilities for the side on roll, shape (5,): win, win
-        gammon, win backgammon, lose gammon, lose backgammon."""
+        gammon, win backgammon, lose gammon, lose backgammon (a finished
+        game's result)."""
     def evaluate_batch(
         self, positions: Union[npt.ArrayLike, Sequence[PositionLike]]
     ) -> npt.NDArray[np.float32]:

@@ -14,7 +14,7 @@ use kotra::analysis::{Analyzer, DEFAULT_PLY, Equity, ReviewSettings, RolloutRequ
 use kotra::backgammon::{Dice, Setup};
 use kotra::notation;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
-use position::{PyPosition, positions_arg, setup_arg};
+use position::{PyPosition, positions_arg, setup_arg, shown_arg};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -145,13 +145,14 @@ impl Engine {
     }
 
     /// The network's cubeless probabilities for the side on roll: win, win
-    /// gammon, win backgammon, lose gammon, lose backgammon (float32).
+    /// gammon, win backgammon, lose gammon, lose backgammon (float32); of
+    /// a finished game, its result.
     fn evaluate<'py>(
         &self,
         py: Python<'py>,
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
-        let setup = setup_arg(position)?;
+        let setup = shown_arg(position)?;
         Ok(PyArray1::from_slice(py, &self.analyzer.evaluate(&setup).0))
     }
 

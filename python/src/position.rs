@@ -14,8 +14,11 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 /// The slots of a board array (wildbg's layout, the library's own).
 const SLOTS: usize = 26;
 
-/// A position in play: the board from the side on roll's view, the cube,
-/// the score and the dice.
+/// A position: the board from the side on roll's view, the cube, the
+/// score and the dice. A finished game (the position after a winning
+/// move, which `legal_moves` links to) is a position too, to show and to
+/// evaluate (its result); the analyses refuse it, as the command line's
+/// do.
 #[pyclass(frozen, module = "kotra", name = "Position")]
 pub struct PyPosition {
     pub setup: Setup,
@@ -27,7 +30,9 @@ impl PyPosition {
     /// centred, player 0 on roll) or an `XGID=...`.
     #[new]
     fn new(text: &str) -> PyResult<PyPosition> {
-        parse(text).map(|setup| PyPosition { setup })
+        notation::parse_setup_to_show(text)
+            .map(|setup| PyPosition { setup })
+            .map_err(|e| bad_position(text, e))
     }
 
     /// A board as a 26-slot integer array from the side on roll's view:
@@ -45,7 +50,7 @@ impl PyPosition {
             info: MatchInfo::default(),
         };
         setup
-            .check_in_play()
+            .check_showable()
             .map_err(|e| error(format!("bad board: {e}")))?;
         Ok(PyPosition { setup })
     }
@@ -103,6 +108,12 @@ impl PyPosition {
         self.setup.info.cube_value
     }
 
+    /// Whether a side has borne off all its checkers.
+    #[getter]
+    fn is_game_over(&self) -> bool {
+        self.setup.position.is_game_over()
+    }
+
     /// Pips to bear off: the side on roll's, then the opponent's.
     #[getter]
     fn pip_counts(&self) -> (u32, u32) {
@@ -131,20 +142,31 @@ impl PyPosition {
     }
 }
 
-/// A position argument: a `Position`, or any text `Position()` reads.
-pub fn setup_arg(arg: &Bound<'_, PyAny>) -> PyResult<Setup> {
+/// A position argument to show or evaluate: a `Position`, or any text
+/// `Position()` reads.
+pub fn shown_arg(arg: &Bound<'_, PyAny>) -> PyResult<Setup> {
     if let Ok(p) = arg.cast::<PyPosition>() {
         return Ok(p.get().setup);
     }
     let text: String = arg
         .extract()
         .map_err(|_| error("position: give a kotra.Position or an ID string"))?;
-    parse(&text)
+    PyPosition::new(&text).map(|p| p.setup)
+}
+
+/// A position argument to analyse: a moment of a game in play, refused
+/// otherwise in the command line's words.
+pub fn setup_arg(arg: &Bound<'_, PyAny>) -> PyResult<Setup> {
+    let setup = shown_arg(arg)?;
+    setup
+        .check_in_play()
+        .map_err(|e| bad_position(&gnubg_id::encode(&setup), e))?;
+    Ok(setup)
 }
 
 /// The same words as the command line's for a bad position.
-fn parse(text: &str) -> PyResult<Setup> {
-    notation::parse_setup(text).map_err(|e| error(format!("bad position {text:?}: {e}")))
+fn bad_position(text: &str, e: impl std::fmt::Display) -> PyErr {
+    error(format!("bad position {text:?}: {e}"))
 }
 
 /// A board array of any integer type, each value checked to fit.
@@ -197,14 +219,7 @@ pub fn positions_arg(arg: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
         let raw: &[i8; SLOTS] = raw
             .try_into()
             .map_err(|_| error(format!("bad batch: rows of {SLOTS} slots")))?;
-        let position =
-            Position::from_raw(raw).map_err(|e| error(format!("bad board in row {i}: {e}")))?;
-        if position.is_game_over() {
-            return Err(error(format!(
-                "bad board in row {i}: the game is over (a side has no checker left)"
-            )));
-        }
-        Ok(position)
+        Position::from_raw(raw).map_err(|e| error(format!("bad board in row {i}: {e}")))
     };
     if let Ok(a) = arg.extract::<PyReadonlyArray2<'_, i8>>() {
         let view = a.as_array();
@@ -249,6 +264,6 @@ pub fn positions_arg(arg: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
     }
     arg.try_iter()
         .map_err(|_| error("bad batch: give an (n, 26) array or a sequence of positions"))?
-        .map(|item| setup_arg(&item?).map(|s| s.position))
+        .map(|item| shown_arg(&item?).map(|s| s.position))
         .collect()
 }

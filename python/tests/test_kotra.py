@@ -202,21 +202,24 @@ def random_boards(n, seed=5):
             nxt = p.position_id
         # The position after the move is from the mover's view: the
         # opponent is on roll next.
-        try:
-            board = kotra.Position(nxt).to_array()
-            p = kotra.Position.from_array(-board[::-1])
-        except kotra.Error:  # the game ended: start again
-            p = kotra.Position("4HPwATDgc/ABMA")
-            continue
+        board = kotra.Position(nxt).to_array()
+        p = kotra.Position.from_array(-board[::-1])
         out.append(p)
+        if p.is_game_over:
+            p = kotra.Position("4HPwATDgc/ABMA")
     return out
 
 
 def test_a_batch_is_one_evaluation_a_row(engine):
-    ps = random_boards(300)
+    ps = random_boards(600)
+    finished = [p for p in ps if p.is_game_over]
+    assert finished, "no game ended in 600 random moves"
+    for p in finished:
+        # The side on roll has lost: no chance to win, the result's gammons.
+        assert engine.evaluate(p)[0] == 0.0
     boards = np.stack([p.to_array() for p in ps])
     batch = engine.evaluate_batch(boards)
-    assert batch.shape == (300, 5) and batch.dtype == np.float32
+    assert batch.shape == (600, 5) and batch.dtype == np.float32
     for row, p in zip(batch, ps):
         assert np.array_equal(row, engine.evaluate(p))
     assert np.array_equal(engine.evaluate_batch(ps), batch)
@@ -234,6 +237,29 @@ def first_line_of_error(*args):
     done = cli(*args, ok=False)
     assert done.returncode != 0
     return done.stderr.strip().splitlines()[-1]
+
+
+def test_a_finished_game_is_shown_and_evaluated_but_not_analysed(engine):
+    # Two checkers each on the 1-point; 21 bears off the last two of the
+    # side on roll: the position after the move.
+    board = np.zeros(26, np.int8)
+    board[1], board[24] = 2, -2
+    before = kotra.Position.from_array(board)
+    after = kotra.legal_moves(before, "21")[0]["position_id"]
+    p = kotra.Position(after)
+    assert p.is_game_over
+    assert str(p) == cli("show", after).stdout
+    assert list(engine.evaluate(p)) == [1.0, 0.0, 0.0, 0.0, 0.0]
+    for call in (
+        lambda: engine.analyze(p, "31"),
+        lambda: engine.cube(p),
+        lambda: engine.rollout(p),
+        lambda: kotra.legal_moves(p, "31"),
+    ):
+        with pytest.raises(kotra.Error) as raised:
+            call()
+        assert "the game is over" in str(raised.value)
+    assert str(raised.value) in first_line_of_error("analyze", p.gnubg_id)
 
 
 def test_a_bad_position_raises_the_command_lines_words():

@@ -114,6 +114,14 @@ pub fn legal_moves(setup: &Setup, dice: Dice) -> LegalMoves {
     LegalMoves { moves }
 }
 
+/// A finished game's result as probabilities for the side on roll.
+fn finished_probs(position: &crate::backgammon::Position) -> Option<Probs> {
+    match GameResult::of_finished(position)? {
+        (true, result) => Some(Probs::won(result)),
+        (false, result) => Some(Probs::won(result).flip()),
+    }
+}
+
 /// How many positions a batch evaluates between looks at its
 /// cancellation: small enough to stop within milliseconds, large enough
 /// that a core's share of a batch is a few long runs.
@@ -218,9 +226,8 @@ impl<'a> Analyzer<'a> {
     /// The static cubeless probabilities of the side on roll; of a
     /// finished game (shown, not analysed), its result.
     pub fn evaluate(&self, setup: &Setup) -> Probs {
-        match GameResult::of_finished(&setup.position) {
-            Some((true, result)) => Probs::won(result),
-            Some((false, result)) => Probs::won(result).flip(),
+        match finished_probs(&setup.position) {
+            Some(probs) => probs,
             None => self.cubeful.probs(&setup.position),
         }
     }
@@ -229,7 +236,7 @@ impl<'a> Analyzer<'a> {
     /// one row of five a position (win, win gammon, win backgammon, lose
     /// gammon, lose backgammon): a batch at the library's boundary, for
     /// callers that think in arrays (a server's batch request, a
-    /// notebook). The rows are shared among all cores in chunks, each
+    /// notebook); a finished game's row is its result. The rows are shared among all cores in chunks, each
     /// chunk evaluated straight by the network (a batch rarely repeats a
     /// position, so the search's cache would only cost); `progress` hears
     /// each chunk done and may cancel between chunks.
@@ -248,7 +255,8 @@ impl<'a> Analyzer<'a> {
                     return;
                 }
                 for (row, pos) in rows.chunks_exact_mut(5).zip(chunk) {
-                    row.copy_from_slice(&self.eval.probs(pos).0);
+                    let probs = finished_probs(pos).unwrap_or_else(|| self.eval.probs(pos));
+                    row.copy_from_slice(&probs.0);
                 }
                 progress.done(chunk.len() as u64);
             });
