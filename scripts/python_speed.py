@@ -17,6 +17,7 @@ import argparse
 import os
 import re
 import subprocess
+import sys
 import time
 
 import numpy as np
@@ -99,10 +100,24 @@ def main():
     boards = random_boards(args.positions, args.seed)
     engine = kotra.Engine()
     cores = os.cpu_count() or 1
+    if os.environ.get("RAYON_NUM_THREADS") == "1":
+        # The one-thread run main() starts below: print its rate alone.
+        print(time_batches(engine, boards, args.positions))
+        return
     rows = [
         (f"kotra evaluate_batch, batches of {size:,}", time_batches(engine, boards, size), cores)
         for size in (1, 1_000, args.positions)
     ]
+    one = subprocess.run(
+        [sys.executable, __file__, "--positions", str(args.positions), "--seed", str(args.seed)],
+        env={**os.environ, "RAYON_NUM_THREADS": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows.append(
+        (f"kotra evaluate_batch, {args.positions:,}, 1 thread", float(one.stdout.split()[-1]), 1)
+    )
     cli = cli_rate(args.bin)
     rows.append(("kotra-ai bench eval (contact, 1 thread)", cli, 1))
     rows.append(("gnubg.evaluate, one at a time", gnubg_rate(boards), 1))
@@ -114,10 +129,10 @@ def main():
             print(f"{name:44} {'(not here)':>12}")
             continue
         print(f"{name:44} {r:12,.0f} {threads:8} {r / threads:11,.0f}")
-    big = rows[2][1] / cores
     if cli:
         print(
-            f"batches of {args.positions:,}: {big / cli:.0%} of the command line's rate per core"
+            f"batches of {args.positions:,}: {rows[2][1] / cores / cli:.0%} of the command line's"
+            f" one-thread rate per core on {cores} threads, {rows[3][1] / cli:.0%} on one thread"
         )
 
 

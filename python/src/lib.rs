@@ -28,6 +28,9 @@ create_exception!(
     "Bad input: a malformed ID or match file, an illegal setting, a missing or corrupt model."
 );
 
+/// The smallest batch worth watching for Ctrl-C (some milliseconds).
+const WATCHED_BATCH: usize = 10_000;
+
 /// A `kotra.Error` carrying the library's one-line message.
 pub(crate) fn error(message: impl std::fmt::Display) -> PyErr {
     Error::new_err(message.to_string())
@@ -165,8 +168,14 @@ impl Engine {
         positions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray2<f32>>> {
         let positions = positions_arg(positions)?;
-        let probs = interruptible(py, |stop| self.analyzer.evaluate_batch(&positions, stop))?
-            .map_err(error)?;
+        // A small batch ends before anyone could press Ctrl-C: it runs on
+        // this thread, without the watcher's thread to start.
+        let probs = if positions.len() < WATCHED_BATCH {
+            py.detach(|| self.analyzer.evaluate_batch(&positions, &()))
+        } else {
+            interruptible(py, |stop| self.analyzer.evaluate_batch(&positions, stop))?
+        }
+        .map_err(error)?;
         Ok(probs.into_pyarray(py))
     }
 

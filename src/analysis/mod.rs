@@ -247,9 +247,12 @@ impl<'a> Analyzer<'a> {
     ) -> Result<Array2<f32>, AnalysisError> {
         use rayon::prelude::*;
         progress.planned(positions.len() as u64);
+        // A few chunks a thread, so that a batch of a thousand still
+        // spreads over every core.
+        let chunk = (positions.len() / (4 * rayon::current_num_threads())).clamp(64, BATCH_CHUNK);
         let mut out = vec![0f32; positions.len() * 5];
-        out.par_chunks_mut(BATCH_CHUNK * 5)
-            .zip(positions.par_chunks(BATCH_CHUNK))
+        out.par_chunks_mut(chunk * 5)
+            .zip(positions.par_chunks(chunk))
             .for_each(|(rows, chunk)| {
                 if progress.cancelled() {
                     return;
