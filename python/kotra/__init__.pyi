@@ -85,7 +85,7 @@ class Engine:
         self, position: PositionLike, dice: Optional[DiceLike] = None, ply: int = 2
     ) -> dict[str, Any]:
         """Every legal move ranked at ``ply`` (0-3), best first:
-        ``{"ply", "moves": [{"move", "position_id", "equity",
+        ``{"ply", "moves": [{"move", "position_id", "equity", "diff",
         "cubeless_equity", "ply", "probs", "mwc"?}]}`` as
         ``kotra-ai analyze ID --dice D --json``."""
     def cube(self, position: PositionLike, ply: int = 2) -> dict[str, Any]:

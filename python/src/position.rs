@@ -200,6 +200,9 @@ fn integers<'py>(arg: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     }
 }
 
+/// How many rows of a batch are read between looks at Python's signals.
+const SIGNAL_ROWS: usize = 1 << 16;
+
 /// A batch's shape, refused unless its rows are boards.
 fn check_width((rows, cols): (usize, usize)) -> PyResult<()> {
     if cols == SLOTS {
@@ -215,7 +218,12 @@ fn check_width((rows, cols): (usize, usize)) -> PyResult<()> {
 /// positions or IDs. Boards are checked as `Position.from_array` checks
 /// one, and the error names the row.
 pub fn positions_arg(arg: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
+    let py = arg.py();
     let row = |i: usize, raw: &[i8]| -> PyResult<Position> {
+        // Reading millions of rows takes long enough for a Ctrl-C.
+        if i % SIGNAL_ROWS == SIGNAL_ROWS - 1 {
+            py.check_signals()?;
+        }
         let raw: &[i8; SLOTS] = raw
             .try_into()
             .map_err(|_| error(format!("bad batch: rows of {SLOTS} slots")))?;

@@ -358,7 +358,7 @@ def test_ctrl_c_stops_a_long_rollout_within_a_second(engine):
 def test_ctrl_c_stops_a_review_and_a_large_batch(engine):
     timer, sent = interrupt_after(0.3)
     with pytest.raises(KeyboardInterrupt):
-        engine.review(MATCHES / "9-pt-106.mat", ply=3)
+        engine.review(MATCHES / "9-pt-106.mat", ply=2)
     stopped = time.monotonic()
     timer.join()
     assert stopped - sent["at"] < 1.0

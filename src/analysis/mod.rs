@@ -181,6 +181,7 @@ impl<'a> Analyzer<'a> {
                     text: move_text::format(before, &list.as_slice()[r.index].play),
                     position_id: position_id::encode(&r.position),
                     equity: r.equity,
+                    diff: r.equity - ranked[0].equity,
                     cubeless_equity: r.probs.equity(),
                     ply: r.ply,
                     probs: r.probs.0,

@@ -59,6 +59,9 @@ pub struct MoveLine {
     /// or cubeless equity for a cubeless search.
     #[serde(serialize_with = "f32_6")]
     pub equity: f32,
+    /// `equity` less the best move's (0 for the best, negative below).
+    #[serde(serialize_with = "f32_6")]
+    pub diff: f32,
     #[serde(serialize_with = "f32_6")]
     pub cubeless_equity: f32,
     /// The ply it was last evaluated at (the filters stop most moves early).
