@@ -22,7 +22,9 @@
 pub mod analysis;
 pub mod atomic_file;
 pub mod backgammon;
+#[cfg(feature = "cli")]
 pub mod bench;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod cube;
 pub mod eval;
@@ -36,6 +38,8 @@ pub mod progress;
 pub mod rollout;
 pub mod search;
 pub mod seed;
+#[cfg(feature = "cli")]
 pub mod serve;
+#[cfg(feature = "cli")]
 pub mod train;
 pub mod ubgi;
