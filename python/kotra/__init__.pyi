@@ -86,7 +86,9 @@ class Engine:
     ) -> dict[str, Any]:
         """Every legal move ranked at ``ply`` (0-3), best first:
         ``{"ply", "moves": [{"move", "position_id", "equity", "diff",
-        "cubeless_equity", "ply", "probs", "mwc"?}]}`` as
+        "cubeless_equity", "ply", "probs", "mwc"?, "explanation"?}]}``
+        (the top five explained: why the best beats each, in facts and a
+        sentence) as
         ``kotra-ai analyze ID --dice D --json``."""
     def cube(self, position: PositionLike, ply: int = 2) -> dict[str, Any]:
         """The cube decision before the roll: ``{"ply", "cube": {"no_double",

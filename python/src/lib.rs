@@ -10,7 +10,10 @@ mod models;
 mod position;
 
 use interrupt::interruptible;
-use kotra::analysis::{Analyzer, DEFAULT_PLY, Equity, ReviewSettings, RolloutRequest, search_ply};
+use kotra::analysis::{
+    Analyzer, DEFAULT_PLY, EXPLAINED, Equity, ReviewSettings, RolloutRequest, explain_top,
+    search_ply,
+};
 use kotra::backgammon::{Dice, Setup};
 use kotra::notation;
 use numpy::{IntoPyArray, PyArray1, PyArray2};
@@ -127,7 +130,9 @@ impl Engine {
         })?;
         setup.info.set_rolled(dice);
         let report = interruptible(py, |_| {
-            self.analyzer.rank_moves(&setup, dice, ply, Equity::Cubeful)
+            let mut report = self.analyzer.rank_moves(&setup, dice, ply, Equity::Cubeful);
+            explain_top(&mut report, EXPLAINED);
+            report
         })?;
         to_python(py, &report)
     }

@@ -8,10 +8,12 @@
 //! Reports derive `Serialize`; their JSON is what `kotra-ai ... --json`
 //! prints (values rounded to six decimals there, never in the reports).
 
+mod explain;
 mod report;
 mod request;
 mod review;
 
+pub use explain::{BoardFacts, Explanation, Fact};
 pub use report::{
     CandidateRollout, CubeReport, Estimate6, LegalMove, LegalMoves, MoveLine, MoveReport,
     MovesRollout, PositionRollout, RolledCube,
@@ -114,6 +116,40 @@ pub fn legal_moves(setup: &Setup, dice: Dice) -> LegalMoves {
     LegalMoves { moves }
 }
 
+/// How many of a ranking's moves `analyze` explains.
+pub const EXPLAINED: usize = 5;
+
+/// Explains the first `top` moves of `report`: each against the best, and
+/// the best against the second. Kept apart from ranking, which every
+/// player and the review call per decision and which must stay cheap.
+pub fn explain_top(report: &mut MoveReport, top: usize) {
+    let ranked: Vec<explain::Ranked> = report
+        .moves
+        .iter()
+        .take(top.max(2))
+        .map_while(|m| {
+            Some(explain::Ranked {
+                text: &m.text,
+                after: position_id::decode(&m.position_id).ok()?,
+                probs: m.probs,
+            })
+        })
+        .collect();
+    if ranked.len() < 2 {
+        return;
+    }
+    let explanations: Vec<Explanation> = (0..top.min(ranked.len()))
+        .map(|i| {
+            let other = if i == 0 { 1 } else { i };
+            let diff = report.moves[0].equity - report.moves[other].equity;
+            explain::explain(&ranked[0], &ranked[other], diff)
+        })
+        .collect();
+    for (m, e) in report.moves.iter_mut().zip(explanations) {
+        m.explanation = Some(e);
+    }
+}
+
 /// A finished game's result as probabilities for the side on roll.
 fn finished_probs(position: &crate::backgammon::Position) -> Option<Probs> {
     match GameResult::of_finished(position)? {
@@ -186,6 +222,7 @@ impl<'a> Analyzer<'a> {
                     ply: r.ply,
                     probs: r.probs.0,
                     mwc: (!state.is_money()).then(|| state.denormalise(r.equity)),
+                    explanation: None,
                     steps: list.as_slice()[r.index]
                         .play
                         .steps()

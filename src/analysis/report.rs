@@ -2,6 +2,7 @@
 //! JSON shapes `kotra-ai ... --json` documents (README, "Commands").
 //! Values keep full precision; the JSON rounds them to six decimals.
 
+use super::explain::Explanation;
 use crate::backgammon::Dice;
 use crate::cube::{CubeDecision, CubeState};
 use crate::eval::Probs;
@@ -72,6 +73,10 @@ pub struct MoveLine {
     /// Match winning chances after the move (matches only).
     #[serde(serialize_with = "option_6", skip_serializing_if = "Option::is_none")]
     pub mwc: Option<f32>,
+    /// Why the best move is ranked above this one (the best: above the
+    /// second), for the moves a front end asked to have explained.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<Explanation>,
     /// The checker steps, from-to in the mover's numbering (25 the bar, 0
     /// off), in playing order (not in the JSON; the HTTP server's
     /// wildbg-style answers give them).

@@ -65,6 +65,34 @@ pub fn analysis(
     (Timings::new(moves), Timings::new(cubes))
 }
 
+/// The time to explain the top moves ([`crate::analysis::explain_top`])
+/// beside the time the facade takes to rank them at `ply`, decision by
+/// decision: what the explanations add to an `analyze`.
+pub fn explanation_cost(
+    eval: &Evaluator,
+    decisions: &[(Position, crate::backgammon::Dice)],
+    ply: u8,
+) -> (Timings, Timings) {
+    use crate::analysis::{Analyzer, EXPLAINED, Equity, explain_top};
+    let mut ranking = Vec::with_capacity(decisions.len());
+    let mut explaining = Vec::with_capacity(decisions.len());
+    for (pos, dice) in decisions {
+        let analyzer = Analyzer::new(eval);
+        let setup = crate::backgammon::Setup {
+            position: *pos,
+            info: Default::default(),
+        };
+        let start = Instant::now();
+        let mut report = analyzer.rank_moves(&setup, *dice, ply, Equity::Cubeful);
+        ranking.push(start.elapsed().as_secs_f64() * 1e3);
+        let start = Instant::now();
+        explain_top(&mut report, EXPLAINED);
+        std::hint::black_box(report);
+        explaining.push(start.elapsed().as_secs_f64() * 1e3);
+    }
+    (Timings::new(ranking), Timings::new(explaining))
+}
+
 /// Games per second of a 0-ply rollout of the opening position.
 pub fn rollout_speed(eval: &Evaluator, trials: u32, variance_reduction: bool) -> f64 {
     let searcher = Searcher::new(eval);

@@ -2,7 +2,7 @@
 //! (cubeful equity, difference to the best, the five probabilities);
 //! without dice, the cube decision before the roll.
 
-use crate::analysis::{Analyzer, CubeReport, Equity};
+use crate::analysis::{Analyzer, CubeReport, EXPLAINED, Equity, explain_top};
 use crate::backgammon::Setup;
 use crate::cube::{CubeState, Stakes};
 use crate::eval::{Evaluator, Probs, model_or_shipped};
@@ -27,7 +27,8 @@ pub fn run(
     }
     let dice = super::roll_arg(dice, &setup, "")?;
     setup.info.set_rolled(dice);
-    let report = analyzer.rank_moves(&setup, dice, ply, Equity::Cubeful);
+    let mut report = analyzer.rank_moves(&setup, dice, ply, Equity::Cubeful);
+    explain_top(&mut report, EXPLAINED);
     if json {
         println!("{}", serde_json::to_string(&report)?);
         return Ok(());
@@ -66,6 +67,9 @@ pub fn run(
             diff_to_best(i, (m.equity - best) as f64),
             probs_line(&Probs(m.probs))
         );
+        if let Some(e) = &m.explanation {
+            println!("{:>6}{}", "", e.sentence);
+        }
     }
     Ok(())
 }

@@ -82,7 +82,13 @@ pub fn analyze(set: &std::path::Path, positions: usize, ply: u8) -> anyhow::Resu
         "{:<10} {:>9} {:>9} {:>9} {:>9}",
         "kind", "median", "mean", "p95", "max"
     );
-    for (kind, t) in [("moves", &moves), ("cube", &cube)] {
+    let (ranked, explained) = crate::bench::analysis::explanation_cost(&eval, &decisions, ply);
+    for (kind, t) in [
+        ("moves", &moves),
+        ("cube", &cube),
+        ("ranked", &ranked),
+        ("explained", &explained),
+    ] {
         println!(
             "{kind:<10} {:>9.2} {:>9.2} {:>9.2} {:>9.2}",
             t.quantile(0.5),
@@ -91,6 +97,11 @@ pub fn analyze(set: &std::path::Path, positions: usize, ply: u8) -> anyhow::Resu
             t.quantile(1.0)
         );
     }
+    println!(
+        "explaining the top {} moves adds {:.1}% to the facade's ranking (mean against mean)",
+        crate::analysis::EXPLAINED,
+        100.0 * explained.mean() / ranked.mean().max(1e-9)
+    );
     Ok(())
 }
 

@@ -10,7 +10,7 @@
 //!   review's JSON.
 
 use super::{AppState, Cost, checked_ply, job};
-use crate::analysis::{Equity, ReviewError, ReviewSettings};
+use crate::analysis::{EXPLAINED, Equity, ReviewError, ReviewSettings, explain_top};
 use crate::backgammon::{CubeOwner, Dice, GameResult, Setup};
 use crate::notation::{self, gnubg_id, xgid};
 use axum::Json;
@@ -115,7 +115,8 @@ pub async fn analyze(
             return Ok(json!({ "ids": ids(&setup), "cube_decision": report }));
         };
         setup.info.set_rolled(dice);
-        let report = analyzer.rank_moves(&setup, dice, ply, Equity::Cubeful);
+        let mut report = analyzer.rank_moves(&setup, dice, ply, Equity::Cubeful);
+        explain_top(&mut report, EXPLAINED);
         Ok(json!({ "ids": ids(&setup), "dice": dice.to_string(), "ply": ply, "moves": report.moves }))
     })
     .await
