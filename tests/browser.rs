@@ -373,6 +373,15 @@ fn an_xgid_is_analysed_and_a_match_is_reviewed_in_the_page() {
             ))
             .1;
         assert_eq!(first, api["moves"][0]["move"].as_str().unwrap());
+        // Under the table, why the best beats the others: the API's words.
+        let why = text_of(&c, "#hint-why p:nth-child(2)").await;
+        assert_eq!(
+            why,
+            format!(
+                "2. {}",
+                api["moves"][1]["explanation"]["sentence"].as_str().unwrap()
+            )
+        );
         let ids = text_of(&c, "#ids").await;
         assert!(ids.contains(api["ids"]["gnubg"].as_str().unwrap()), "{ids}");
         // The board shows the position: 167 pips a side.
@@ -562,6 +571,12 @@ fn the_board_shows_cube_score_and_turn_and_the_tables_a_gnubg_user_expects() {
         for word in ["Wins", "Losses", "gammon", "Cubeless equity"] {
             assert!(chances.contains(word), "{chances}");
         }
+        // Under them, why the action follows, in the API's words.
+        let why = text_of(&c, "#cube-why").await;
+        assert!(
+            why.starts_with("The doubler wins") && why.contains("(the answer: "),
+            "{why}"
+        );
         // On a 1400×1000 screen the hint table sits beside the board,
         // inside the window, and the point numbers are readable.
         let (bx, by, bw, bh) = rect(&c, "#board").await;
@@ -659,6 +674,28 @@ fn the_board_shows_cube_score_and_turn_and_the_tables_a_gnubg_user_expects() {
             assert_eq!(text_of(&c, "#name-bottom").await, names[0]);
             assert_eq!(text_of(&c, "#name-top").await, names[1]);
         }
+        // A marked error says why the best move beats the played one.
+        let erred = game1
+            .iter()
+            .position(|d| d["explanation"].is_object())
+            .expect("a marked checker error in game 1");
+        js(
+            &c,
+            &format!(
+                "document.querySelectorAll('table.decisions')[0].rows[{}].click(); return true",
+                erred + 1
+            ),
+        )
+        .await;
+        let sentence = game1[erred]["explanation"]["sentence"].to_string();
+        until(
+            &c,
+            &format!(
+                "const p = document.getElementById('decision-why'); return !!p && p.textContent === {sentence}"
+            ),
+            "the explanation of a marked error",
+        )
+        .await;
         let last = game1.iter().rposition(|d| d["kind"] == "checker").unwrap();
         assert_eq!(game1[last]["player"], 0);
         js(

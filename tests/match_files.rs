@@ -338,6 +338,27 @@ fn review_judges_every_decision_and_names_bad_files() {
         differently_written += usize::from(!file_line.contains(played));
     }
     assert!(differently_written > 10, "{differently_written}");
+    // Every marked checker error says why the best beats the played move,
+    // and no other decision does.
+    let mut explained = 0;
+    for d in decisions {
+        let marked_move = d["kind"] == "checker" && d["mark"].is_string();
+        assert_eq!(d["explanation"].is_object(), marked_move, "{d}");
+        if marked_move {
+            let e = &d["explanation"];
+            assert_eq!(e["against"], d["played"], "{d}");
+            let sentence = e["sentence"].as_str().unwrap();
+            let best = d["best"].as_str().unwrap();
+            let played = d["played"].as_str().unwrap();
+            assert!(sentence.starts_with(&format!("{best} is ")), "{sentence}");
+            assert!(
+                sentence.contains(&format!("better than {played}")),
+                "{sentence}"
+            );
+            explained += 1;
+        }
+    }
+    assert!(explained > 5, "{explained}");
     assert_eq!(of_kind("take").count(), answers);
     // Every double is judged; a chance to double not taken only when close.
     assert_eq!(

@@ -93,7 +93,9 @@ class Engine:
     def cube(self, position: PositionLike, ply: int = 2) -> dict[str, Any]:
         """The cube decision before the roll: ``{"ply", "cube": {"no_double",
         "double_take", "double_pass", "action", "take"}, "cubeless_equity",
-        "probs", "mwc", "mwc_actions"?}`` as ``kotra-ai analyze ID --json``."""
+        "probs", "mwc", "mwc_actions"?, "explanation": {"wins",
+        "gammon_share", "gammon_losses_share", "taker_chances", "take_point",
+        "market_losers", "sentence"}}`` as ``kotra-ai analyze ID --json``."""
     def evaluate(self, position: PositionLike) -> npt.NDArray[np.float32]:
         """Cubeless probabilities for the side on roll, shape (5,): win, win
         gammon, win backgammon, lose gammon, lose backgammon (a finished

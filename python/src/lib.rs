@@ -148,7 +148,11 @@ impl Engine {
     ) -> PyResult<Bound<'py, PyAny>> {
         let ply = ply_arg(ply)?;
         let setup = setup_arg(position)?;
-        let report = interruptible(py, |_| self.analyzer.cube_decision(&setup, ply))?;
+        let report = interruptible(py, |_| {
+            let mut report = self.analyzer.cube_decision(&setup, ply);
+            self.analyzer.explain_cube(&setup, &mut report);
+            report
+        })?;
         to_python(py, &report)
     }
 

@@ -13,7 +13,7 @@ mod report;
 mod request;
 mod review;
 
-pub use explain::{BoardFacts, Explanation, Fact};
+pub use explain::{BoardFacts, CubeExplanation, Explanation, Fact};
 pub use report::{
     CandidateRollout, CubeReport, Estimate6, LegalMove, LegalMoves, MoveLine, MoveReport,
     MovesRollout, PositionRollout, RolledCube,
@@ -123,31 +123,31 @@ pub const EXPLAINED: usize = 5;
 /// the best against the second. Kept apart from ranking, which every
 /// player and the review call per decision and which must stay cheap.
 pub fn explain_top(report: &mut MoveReport, top: usize) {
-    let ranked: Vec<explain::Ranked> = report
-        .moves
-        .iter()
-        .take(top.max(2))
-        .map_while(|m| {
-            Some(explain::Ranked {
-                text: &m.text,
-                after: position_id::decode(&m.position_id).ok()?,
-                probs: m.probs,
-            })
-        })
-        .collect();
-    if ranked.len() < 2 {
+    if report.moves.len() < 2 {
         return;
     }
-    let explanations: Vec<Explanation> = (0..top.min(ranked.len()))
-        .map(|i| {
-            let other = if i == 0 { 1 } else { i };
-            let diff = report.moves[0].equity - report.moves[other].equity;
-            explain::explain(&ranked[0], &ranked[other], diff)
-        })
+    let explanations: Vec<Option<Explanation>> = (0..top.min(report.moves.len()))
+        .map(|i| explain_pair(&report.moves[0], &report.moves[if i == 0 { 1 } else { i }]))
         .collect();
     for (m, e) in report.moves.iter_mut().zip(explanations) {
-        m.explanation = Some(e);
+        m.explanation = e;
     }
+}
+
+/// Why `best` is ranked above `other` (two lines of one ranking).
+pub fn explain_pair(best: &MoveLine, other: &MoveLine) -> Option<Explanation> {
+    fn ranked(m: &MoveLine) -> Option<explain::Ranked<'_>> {
+        Some(explain::Ranked {
+            text: &m.text,
+            after: position_id::decode(&m.position_id).ok()?,
+            probs: m.probs,
+        })
+    }
+    Some(explain::explain(
+        &ranked(best)?,
+        &ranked(other)?,
+        best.equity - other.equity,
+    ))
 }
 
 /// A finished game's result as probabilities for the side on roll.
@@ -237,6 +237,18 @@ impl<'a> Analyzer<'a> {
             money: state.is_money(),
             moves,
         }
+    }
+
+    /// Adds to `report` (the cube decision of `setup`) why its action
+    /// follows: chances and gammon rates, the take point, market losers.
+    pub fn explain_cube(&self, setup: &Setup, report: &mut CubeReport) {
+        report.explanation = Some(explain::explain_cube(
+            self.eval,
+            &setup.position,
+            &Probs(report.probs),
+            &CubeState::from_setup(setup),
+            &report.decision,
+        ));
     }
 
     /// The cube decision before the roll for the side on roll (the

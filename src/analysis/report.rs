@@ -2,7 +2,7 @@
 //! JSON shapes `kotra-ai ... --json` documents (README, "Commands").
 //! Values keep full precision; the JSON rounds them to six decimals.
 
-use super::explain::Explanation;
+use super::explain::{CubeExplanation, Explanation};
 use crate::backgammon::Dice;
 use crate::cube::{CubeDecision, CubeState};
 use crate::eval::Probs;
@@ -116,6 +116,10 @@ pub struct CubeReport {
     /// (matches only).
     #[serde(serialize_with = "option3_6", skip_serializing_if = "Option::is_none")]
     pub mwc_actions: Option<[f32; 3]>,
+    /// Why the action follows, where a front end asked
+    /// ([`super::Analyzer::explain_cube`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<CubeExplanation>,
     /// Whether the side on roll may double at all (not in the JSON).
     #[serde(skip)]
     pub may_double: bool,
@@ -154,6 +158,7 @@ impl CubeReport {
             mwc: matchplay.then(|| state.denormalise(d.optimal())),
             mwc_actions: matchplay
                 .then(|| [d.no_double, d.double_take, d.double_pass].map(|v| state.denormalise(v))),
+            explanation: None,
             may_double: state.roller_may_double(),
             decision: d,
         }

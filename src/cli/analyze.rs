@@ -84,7 +84,8 @@ pub(super) fn unit(state: &CubeState) -> &'static str {
 /// Without dice: the cube decision for the side on roll (the doubler, if
 /// a double is pending).
 fn cube(setup: &Setup, analyzer: &Analyzer, ply: u8, json: bool) -> anyhow::Result<()> {
-    let report = analyzer.cube_decision(setup, ply);
+    let mut report = analyzer.cube_decision(setup, ply);
+    analyzer.explain_cube(setup, &mut report);
     if json {
         println!("{}", serde_json::to_string(&report)?);
         return Ok(());
@@ -136,6 +137,9 @@ pub(super) fn print_cube_decision(report: &CubeReport) {
         "Proper cube action: {}; the opponent should {}.",
         d.action, d.take
     );
+    if let Some(e) = &report.explanation {
+        println!("{}", e.sentence);
+    }
 }
 
 /// The "diff" column of a ranking: empty for the best, signed otherwise.

@@ -167,6 +167,9 @@ fn print_report(file: &Path, record: &mat::MatchRecord, review: &Review) {
             d.loss,
             d.gnubg_id
         );
+        if let Some(e) = &d.explanation {
+            println!("{:>10}{}", "", e.sentence);
+        }
     }
 }
 

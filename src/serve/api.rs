@@ -111,7 +111,8 @@ pub async fn analyze(
     };
     job(&state, Cost::of_ply(ply), move |analyzer, _| {
         let Some(dice) = dice else {
-            let report = analyzer.cube_decision(&setup, ply);
+            let mut report = analyzer.cube_decision(&setup, ply);
+            analyzer.explain_cube(&setup, &mut report);
             return Ok(json!({ "ids": ids(&setup), "cube_decision": report }));
         };
         setup.info.set_rolled(dice);

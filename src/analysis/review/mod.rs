@@ -198,6 +198,13 @@ impl Analyzer<'_> {
         // `25/23`, `2/0 2/0` or list a double's four steps), so that played
         // and best read alike; a forfeit keeps the file's words.
         let played = played_line.map_or_else(|| text.clone(), |m| m.text.clone());
+        let mark = mark(loss, &settings.marks);
+        // A marked error is explained against the best move; the rest
+        // (most decisions) cost nothing more.
+        let explanation = match (mark, best_line, played_line) {
+            (Some(_), Some(best), Some(played)) => super::explain_pair(best, played),
+            _ => None,
+        };
         let state = CubeState::from_setup(&setup);
         let mwc_scale = mwc_per_unit(&state);
         let luck = self.luck(&setup, *dice, opening);
@@ -216,7 +223,8 @@ impl Analyzer<'_> {
             played_position_id: best_line.map(|_| played_id.clone()),
             best_position_id: best_line.map(|m| m.position_id.clone()),
             loss,
-            mark: mark(loss, &settings.marks),
+            mark,
+            explanation,
             counted: report.moves.len() > 1,
             cube_error: None,
             cube_equities: None,
@@ -265,6 +273,7 @@ impl Analyzer<'_> {
             best,
             loss,
             mark: mark(loss, &settings.marks),
+            explanation: None,
             counted: true,
             cube_error: (loss > 0.0).then_some(error),
             cube_equities: Some(equities),

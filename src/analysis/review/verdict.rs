@@ -63,6 +63,9 @@ pub struct Verdict {
     pub loss: f32,
     /// "doubtful", "bad", "very bad" or none.
     pub mark: Option<&'static str>,
+    /// Why the best move beats the played one (marked checker errors).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<crate::analysis::Explanation>,
     /// Counted in the rates: not a forced move, not an obvious no double.
     pub counted: bool,
     /// For a cube error: "missed double", "wrong double", "too good" (a

@@ -6,6 +6,10 @@
 //! never guessed from a template, and nothing is said of a difference
 //! too small to matter.
 
+mod cube;
+
+pub use cube::{CubeExplanation, explain_cube};
+
 use crate::backgammon::{Dice, MoveList, OPP_BAR, Position, legal_moves};
 use serde::Serialize;
 
