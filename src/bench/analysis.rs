@@ -66,16 +66,21 @@ pub fn analysis(
 }
 
 /// The time to explain the top moves ([`crate::analysis::explain_top`])
-/// beside the time the facade takes to rank them at `ply`, decision by
+/// beside the time the facade takes to rank them at `ply`, and the time
+/// to explain the cube decision beside the time to take it, decision by
 /// decision: what the explanations add to an `analyze`.
 pub fn explanation_cost(
     eval: &Evaluator,
     decisions: &[(Position, crate::backgammon::Dice)],
     ply: u8,
-) -> (Timings, Timings) {
+) -> [Timings; 4] {
     use crate::analysis::{Analyzer, EXPLAINED, Equity, explain_top};
-    let mut ranking = Vec::with_capacity(decisions.len());
-    let mut explaining = Vec::with_capacity(decisions.len());
+    let [
+        mut ranking,
+        mut explaining,
+        mut deciding,
+        mut explaining_cube,
+    ] = std::array::from_fn(|_| Vec::with_capacity(decisions.len()));
     for (pos, dice) in decisions {
         let analyzer = Analyzer::new(eval);
         let setup = crate::backgammon::Setup {
@@ -89,8 +94,15 @@ pub fn explanation_cost(
         explain_top(&mut report, EXPLAINED);
         std::hint::black_box(report);
         explaining.push(start.elapsed().as_secs_f64() * 1e3);
+        let start = Instant::now();
+        let mut cube = analyzer.cube_decision(&setup, ply);
+        deciding.push(start.elapsed().as_secs_f64() * 1e3);
+        let start = Instant::now();
+        analyzer.explain_cube(&setup, &mut cube);
+        std::hint::black_box(cube);
+        explaining_cube.push(start.elapsed().as_secs_f64() * 1e3);
     }
-    (Timings::new(ranking), Timings::new(explaining))
+    [ranking, explaining, deciding, explaining_cube].map(Timings::new)
 }
 
 /// Games per second of a 0-ply rollout of the opening position.

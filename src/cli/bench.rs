@@ -82,12 +82,15 @@ pub fn analyze(set: &std::path::Path, positions: usize, ply: u8) -> anyhow::Resu
         "{:<10} {:>9} {:>9} {:>9} {:>9}",
         "kind", "median", "mean", "p95", "max"
     );
-    let (ranked, explained) = crate::bench::analysis::explanation_cost(&eval, &decisions, ply);
+    let [ranked, explained, decided, cube_explained] =
+        crate::bench::analysis::explanation_cost(&eval, &decisions, ply);
     for (kind, t) in [
         ("moves", &moves),
         ("cube", &cube),
         ("ranked", &ranked),
         ("explained", &explained),
+        ("decided", &decided),
+        ("cube why", &cube_explained),
     ] {
         println!(
             "{kind:<10} {:>9.2} {:>9.2} {:>9.2} {:>9.2}",
@@ -98,9 +101,10 @@ pub fn analyze(set: &std::path::Path, positions: usize, ply: u8) -> anyhow::Resu
         );
     }
     println!(
-        "explaining the top {} moves adds {:.1}% to the facade's ranking (mean against mean)",
+        "explaining the top {} moves adds {:.1}% to the facade's ranking, the cube's explanation {:.1}% to its decision (mean against mean)",
         crate::analysis::EXPLAINED,
-        100.0 * explained.mean() / ranked.mean().max(1e-9)
+        100.0 * explained.mean() / ranked.mean().max(1e-9),
+        100.0 * cube_explained.mean() / decided.mean().max(1e-9)
     );
     Ok(())
 }
