@@ -1,0 +1,120 @@
+//! Textbook positions and the facts their explanations must name, as a
+//! player would: the opening 3-1 and 4-2 make a home point, 6-6 takes both
+//! bar points, a double hit in a blitz, a safe play against a blot, a
+//! race double that can lose its market, a closeout that must be passed,
+//! and a gammonish position too good to double. Each runs `kotra-ai
+//! analyze --json` at 1-ply, as a user would.
+
+use serde_json::Value;
+
+fn analyze(args: &[&str]) -> Value {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
+        .arg("analyze")
+        .args(args)
+        .args(["--ply", "1", "--json"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// The top move and its explanation's facts of `kind`.
+fn best_and_fact<'a>(v: &'a Value, kind: &str) -> (&'a str, &'a Value) {
+    let best = &v["moves"][0];
+    let fact = best["explanation"]["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} fact: {best}"));
+    (best["move"].as_str().unwrap(), fact)
+}
+
+const START: &str = "4HPwATDgc/ABMA";
+
+#[test]
+fn opening_rolls_that_make_points_say_which() {
+    for (dice, best, point, kind) in [
+        ("31", "8/5 6/5", 5, "home board"),
+        ("42", "8/4 6/4", 4, "home board"),
+    ] {
+        let v = analyze(&[START, "--dice", dice]);
+        let (played, points) = best_and_fact(&v, "points");
+        assert_eq!(played, best);
+        let only: Vec<u64> = serde_json::from_value(points["only_best"].clone()).unwrap();
+        assert!(only.contains(&point), "{points}");
+        let sentence = v["moves"][0]["explanation"]["sentence"].as_str().unwrap();
+        assert!(
+            sentence.contains(&format!("holds the {point}-point ({kind})")),
+            "{sentence}"
+        );
+    }
+    // 6-6: both bar points, the mover's 7 (its bar point) and 18.
+    let v = analyze(&[START, "--dice", "66"]);
+    let (played, points) = best_and_fact(&v, "points");
+    assert_eq!(played, "24/18(2) 13/7(2)");
+    let only: Vec<u64> = serde_json::from_value(points["only_best"].clone()).unwrap();
+    assert!(only.contains(&7) || only.contains(&18), "{points}");
+}
+
+#[test]
+fn a_blitz_says_how_many_checkers_go_to_the_bar() {
+    // Two of the opponent's blots in the mover's home board, 2-1 to play.
+    let v = analyze(&["4HNwgDKwc/ABMA", "--dice", "21"]);
+    let (played, hits) = best_and_fact(&v, "hits");
+    assert_eq!(played, "6/4*/3*");
+    assert_eq!(hits["best"], 2);
+    assert!(hits["other"].as_u64().unwrap() < 2);
+    // 2-2: the safe play against one that leaves a blot, by shots.
+    let v = analyze(&["4HNwgDKwc/ABMA", "--dice", "22"]);
+    let (_, shots) = best_and_fact(&v, "shots");
+    assert_eq!(shots["best"], 0);
+    assert!(shots["other"].as_u64().unwrap() > 0, "{shots}");
+}
+
+#[test]
+fn cube_decisions_say_why_the_action_follows() {
+    // A race, 90 pips against 98, the doubler on roll: double, take, and
+    // some of the next exchange loses the market.
+    let v = analyze(&["uHvcAAC492wAAA"]);
+    let e = &v["explanation"];
+    assert_eq!(v["cube"]["action"], "double/take", "{v}");
+    let losers = e["market_losers"].as_u64().unwrap();
+    assert!(losers > 0 && losers < 1296, "{e}");
+    assert!(e["gammon_share"].as_f64().unwrap() < 0.001, "{e}");
+    let (taker, point) = (
+        e["taker_chances"].as_f64().unwrap(),
+        e["take_point"].as_f64().unwrap(),
+    );
+    assert!(taker > point, "{e}");
+    assert!(e["sentence"].as_str().unwrap().contains("double, take"));
+    // A closeout with the taker's gammon saved: double, pass; every
+    // sequence loses the market.
+    let v = analyze(&["22xAANi2uwMAAA"]);
+    let e = &v["explanation"];
+    assert_eq!(v["cube"]["action"], "double/pass", "{v}");
+    assert!(e["taker_chances"].as_f64().unwrap() < e["take_point"].as_f64().unwrap());
+    assert_eq!(e["market_losers"], 1296);
+    // Three on the bar against a closed board, nothing off: too good.
+    let v = analyze(&["2wzwAHDb7g4AAA"]);
+    let e = &v["explanation"];
+    assert!(
+        v["cube"]["action"]
+            .as_str()
+            .unwrap()
+            .starts_with("too good"),
+        "{v}"
+    );
+    assert!(e["gammon_share"].as_f64().unwrap() > 0.5, "{e}");
+    assert!(
+        e["sentence"]
+            .as_str()
+            .unwrap()
+            .contains("too good to double")
+    );
+    // The opening position: no double, nothing to lose by waiting.
+    let v = analyze(&[START]);
+    let e = &v["explanation"];
+    assert_eq!(v["cube"]["action"], "no double");
+    assert_eq!(e["market_losers"], 0);
+}
