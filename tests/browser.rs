@@ -386,7 +386,8 @@ fn an_xgid_is_analysed_and_a_match_is_reviewed_in_the_page() {
         assert!(ids.contains(api["ids"]["gnubg"].as_str().unwrap()), "{ids}");
         // The board shows the position: 167 pips a side.
         assert_eq!(text_of(&c, "#pips-bottom").await, "167");
-        // A candidate clicked is shown on the board.
+        // A candidate clicked is shown on the board, with the points its
+        // explanation names (the points only it holds, its blots) marked.
         click(&c, "#hint tr:nth-child(2)").await;
         let start = Instant::now();
         while text_of(&c, "#pips-bottom").await != "163" {
@@ -396,6 +397,31 @@ fn an_xgid_is_analysed_and_a_match_is_reviewed_in_the_page() {
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+        let mut expected: Vec<u64> = Vec::new();
+        for f in api["moves"][0]["explanation"]["facts"].as_array().unwrap() {
+            for key in ["only_best", "best_blots"] {
+                if let Some(points) = f[key].as_array() {
+                    expected.extend(points.iter().map(|p| p.as_u64().unwrap()));
+                }
+            }
+        }
+        expected.sort_unstable();
+        expected.dedup();
+        assert!(!expected.is_empty(), "{}", api["moves"][0]);
+        let named = js(
+            &c,
+            "return [...document.querySelectorAll('#board polygon.named')].map(p => p.getAttribute('data-point')).join(',')",
+        )
+        .await;
+        let mut named: Vec<u64> = named
+            .as_str()
+            .unwrap()
+            .split(',')
+            .filter(|s| !s.is_empty())
+            .map(|s| s.parse().unwrap())
+            .collect();
+        named.sort_unstable();
+        assert_eq!(named, expected);
 
         // Review: upload a fixture match at 0-ply; the page's figures are
         // the API's.
