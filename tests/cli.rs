@@ -544,3 +544,36 @@ fn model_race_from_swaps_only_the_race_network() {
         "cannot read model file",
     );
 }
+
+#[test]
+fn every_depth_limit_is_the_facades_and_says_so() {
+    for (args, words) in [
+        (
+            &["analyze", "4HPwATDgc/ABMA", "--ply", "4"][..],
+            "--ply 4: 0 to 3",
+        ),
+        (
+            &["score", "--ply", "3"][..],
+            "--ply 3: a dev-set score is 0 to 2-ply",
+        ),
+        (
+            &["--game", "icelandic-kotra", "analyze", "x", "--ply", "3"][..],
+            "--ply 3: icelandic-kotra is analysed 0 to 2-ply",
+        ),
+        (
+            &[
+                "--game",
+                "icehouse-kotra",
+                "--players",
+                "4",
+                "analyze",
+                "x",
+                "--ply",
+                "2",
+            ][..],
+            "--ply 2: four-player Icehouse Kotra is analysed 0 to 1-ply",
+        ),
+    ] {
+        assert_one_line_error(&run(args), words);
+    }
+}

@@ -19,8 +19,9 @@ pub use report::{
     MovesRollout, PositionRollout, RolledCube,
 };
 pub use request::{
-    CheckedRollout, MAX_CANDIDATES, MAX_PLY, MAX_ROLLOUT_PLY, MAX_TRIALS, RequestError,
-    RolloutRequest, search_ply,
+    CheckedRollout, MAX_CANDIDATES, MAX_FOUR_PLAYER_PLY, MAX_OTHER_GAME_PLY, MAX_PLY,
+    MAX_ROLLOUT_PLY, MAX_SCORE_PLY, MAX_TRIALS, RequestError, RolloutRequest, game_ply, score_ply,
+    search_ply,
 };
 pub use review::{
     CLOSE_CUBE, CubeErrors, DecisionKind, GameSummary, MARKS, Marks, MatchPlayer, Outcome,

@@ -10,6 +10,19 @@ use crate::rollout::RolloutSettings;
 /// The deepest search a front end asks for.
 pub const MAX_PLY: u8 = 3;
 
+/// The deepest search a dev-set score runs (each of thousands of
+/// decisions at 3-ply would take an hour).
+pub const MAX_SCORE_PLY: u8 = 2;
+
+/// The deepest search for Icelandic and two-player Icehouse Kotra: their
+/// generic search allocates turns as it goes, and 2-ply already takes
+/// seconds there.
+pub const MAX_OTHER_GAME_PLY: u8 = 2;
+
+/// Four-player Icehouse Kotra: 0 is the greedy choice, 1 max-n over the
+/// next seat's reply.
+pub const MAX_FOUR_PLAYER_PLY: u8 = 1;
+
 /// The deepest checker play inside a rollout's trials: each trial's move
 /// costs a search, so deeper would take hours for a default rollout.
 pub const MAX_ROLLOUT_PLY: u8 = 2;
@@ -29,6 +42,14 @@ pub enum RequestError {
     Ply(i64),
     #[error("ply {0}: a rollout's checker play is 0 to {MAX_ROLLOUT_PLY}-ply")]
     RolloutPly(i64),
+    #[error("ply {0}: a dev-set score is 0 to {MAX_SCORE_PLY}-ply")]
+    ScorePly(i64),
+    #[error("ply {ply}: {game} is analysed 0 to {max}-ply")]
+    GamePly {
+        ply: i64,
+        game: &'static str,
+        max: u8,
+    },
     #[error("trials {0}: 1 to {MAX_TRIALS}")]
     Trials(u64),
     #[error("candidates {0}: 1 to {MAX_CANDIDATES}")]
@@ -45,6 +66,29 @@ pub fn search_ply(ply: i64) -> Result<u8, RequestError> {
         .ok()
         .filter(|&p| p <= MAX_PLY)
         .ok_or(RequestError::Ply(ply))
+}
+
+/// A dev-set score's depth, refused beyond [`MAX_SCORE_PLY`].
+pub fn score_ply(ply: i64) -> Result<u8, RequestError> {
+    u8::try_from(ply)
+        .ok()
+        .filter(|&p| p <= MAX_SCORE_PLY)
+        .ok_or(RequestError::ScorePly(ply))
+}
+
+/// The depth of an analysis of one of the other two games (`game` its
+/// name), refused beyond its limit ([`MAX_OTHER_GAME_PLY`], or
+/// [`MAX_FOUR_PLAYER_PLY`] with four players).
+pub fn game_ply(ply: i64, game: &'static str, four_players: bool) -> Result<u8, RequestError> {
+    let max = if four_players {
+        MAX_FOUR_PLAYER_PLY
+    } else {
+        MAX_OTHER_GAME_PLY
+    };
+    u8::try_from(ply)
+        .ok()
+        .filter(|&p| p <= max)
+        .ok_or(RequestError::GamePly { ply, game, max })
 }
 
 /// A rollout as asked: with dice, `candidates` moves of the roll; without,
@@ -119,6 +163,15 @@ mod tests {
         assert_eq!(search_ply(3), Ok(3));
         assert_eq!(search_ply(4), Err(RequestError::Ply(4)));
         assert_eq!(search_ply(-1), Err(RequestError::Ply(-1)));
+        assert_eq!(score_ply(2), Ok(2));
+        assert_eq!(score_ply(3), Err(RequestError::ScorePly(3)));
+        assert_eq!(game_ply(2, "Icelandic Kotra", false), Ok(2));
+        assert!(game_ply(3, "Icelandic Kotra", false).is_err());
+        assert_eq!(game_ply(1, "Icehouse Kotra", true), Ok(1));
+        assert_eq!(
+            game_ply(2, "Icehouse Kotra", true).unwrap_err().to_string(),
+            "ply 2: Icehouse Kotra is analysed 0 to 1-ply"
+        );
         let ok = RolloutRequest {
             trials: u64::from(MAX_TRIALS),
             ply: 2,

@@ -92,9 +92,8 @@ pub fn run_four(command: Command) -> anyhow::Result<()> {
             }
             // 0: the greedy choice; 1: max-n, one reply of the next seat deep.
             let ply = ply.unwrap_or(1);
-            if ply > 1 {
-                bail!("--ply must be 0 (greedy) or 1 (max-n) for four-player Icehouse Kotra");
-            }
+            crate::analysis::game_ply(i64::from(ply), "four-player Icehouse Kotra", true)
+                .map_err(|e| anyhow::anyhow!("--{e}"))?;
             let (p, turns) = position_and_turns(&position, dice.as_deref())?;
             let pick = if ply == 0 {
                 crate::icehouse::maxn::greedy_choice(&p, &turns)

@@ -22,9 +22,6 @@ use anyhow::{Context, bail};
 /// Icelandic Kotra (400 games) and +0.36 ± 0.06 in Icehouse Kotra (200).
 const DEFAULT_PLY: u8 = 1;
 
-/// The deepest search `analyze --ply` accepts for these games.
-const MAX_PLY: u8 = 2;
-
 /// What the command line needs beyond [`Game`].
 pub trait CliGame: Game {
     fn parse(&self, text: &str) -> anyhow::Result<Self::State>;
@@ -272,9 +269,8 @@ fn analyze<G: CliGame>(
     model: Option<&std::path::Path>,
     json: bool,
 ) -> anyhow::Result<()> {
-    if ply > MAX_PLY {
-        bail!("--ply must be 0 to {MAX_PLY} for {}", game.name());
-    }
+    crate::analysis::game_ply(i64::from(ply), game.name(), false)
+        .map_err(|e| anyhow::anyhow!("--{e}"))?;
     let s = game.parse(position)?;
     let net = model_arg(game, model)?.net;
     let n_out = game.outputs();

@@ -34,9 +34,7 @@ impl Tally {
 }
 
 pub fn run(set: &Path, model: Option<&Path>, ply: u8, json: bool) -> anyhow::Result<()> {
-    if ply > 2 {
-        anyhow::bail!("--ply must be 0 to 2");
-    }
+    crate::analysis::score_ply(i64::from(ply)).map_err(|e| anyhow::anyhow!("--{e}"))?;
     let set = DevSet::load(set)?;
     let eval = Evaluator::new(model_or_shipped(model)?);
     let bar = crate::progress::bar(
