@@ -9,6 +9,7 @@ target/release (`cargo test` builds target/debug/kotra-ai).
 import json
 import os
 import pathlib
+import signal
 import subprocess
 import threading
 import time
@@ -332,10 +333,15 @@ def test_a_rust_panic_is_a_python_exception():
 
 class Interrupter:
     """Sends Ctrl-C to the main thread after `seconds`, then once a second
-    until stopped: a lost first signal then fails the test's one-second
+    until stopped: a lost first signal fails the test's one-second
     assertion instead of leaving a rollout of hours running."""
 
     def __init__(self, seconds):
+        # A Python started in the background by a non-interactive shell
+        # inherits SIGINT ignored and keeps it so: Ctrl-C (and
+        # interrupt_main) then does nothing. Give it the handler an
+        # interactive Python has.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         self.first = None
         self.done = threading.Event()
         self.thread = threading.Thread(target=self.run, args=(seconds,), daemon=True)
