@@ -13,6 +13,9 @@ pub use cube::{CubeExplanation, explain_cube};
 use crate::backgammon::{Dice, MoveList, OPP_BAR, Position, legal_moves};
 use serde::Serialize;
 
+/// The most hitting rolls a sentence lists by name.
+const ROLLS_WORTH_NAMING: usize = 4;
+
 /// The smallest difference in a chance worth a word (half a percent).
 const CHANCE_WORTH_SAYING: f32 = 0.005;
 
@@ -106,6 +109,9 @@ pub enum Fact {
         other: u8,
         best_blots: Vec<u8>,
         other_blots: Vec<u8>,
+        /// The hitting rolls, each once ("61" stands for 6-1 and 1-6).
+        best_rolls: Vec<String>,
+        other_rolls: Vec<String>,
     },
 }
 
@@ -207,10 +213,20 @@ pub fn explain(best: &Ranked, other: &Ranked, equity_diff: f32) -> Explanation {
         ));
     }
     if a.shots != b.shots {
+        let rolls = |f: &BoardFacts| -> Vec<String> {
+            f.hitting_rolls.iter().map(|d| d.to_string()).collect()
+        };
+        let (best_rolls, other_rolls) = (rolls(&a), rolls(&b));
+        // A few hitting rolls are worth naming; many are just "most".
+        let named = if (1..=ROLLS_WORTH_NAMING).contains(&best_rolls.len()) {
+            format!(": {}", best_rolls.join(", "))
+        } else {
+            String::new()
+        };
         words.push((
             a.shots < b.shots,
             format!(
-                "{} of the opponent's 36 rolls hit (against {})",
+                "{} of the opponent's 36 rolls hit{named} (against {})",
                 a.shots, b.shots
             ),
         ));
@@ -219,6 +235,8 @@ pub fn explain(best: &Ranked, other: &Ranked, equity_diff: f32) -> Explanation {
             other: b.shots,
             best_blots: a.blots,
             other_blots: b.blots,
+            best_rolls,
+            other_rolls,
         });
     }
     let side = |pro: bool| -> Vec<String> {
@@ -311,7 +329,10 @@ mod tests {
         // 6 away: the 11 sixes, 51, 42, 33 and 22.
         assert_eq!(BoardFacts::of(&blot_facing_one_checker(7, &[])).shots, 17);
         // 7 away: 61, 52, 43.
-        assert_eq!(BoardFacts::of(&blot_facing_one_checker(8, &[])).shots, 6);
+        let seven = BoardFacts::of(&blot_facing_one_checker(8, &[]));
+        assert_eq!(seven.shots, 6);
+        let named: Vec<String> = seven.hitting_rolls.iter().map(|d| d.to_string()).collect();
+        assert_eq!(named, ["43", "52", "61"]);
         // 12 away: 66, 44, 33.
         assert_eq!(BoardFacts::of(&blot_facing_one_checker(13, &[])).shots, 3);
         // 6 away with the point 3 away held: 33 is blocked (16).
