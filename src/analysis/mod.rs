@@ -124,26 +124,35 @@ pub const EXPLAINED: usize = 5;
 /// the best against the second. Kept apart from ranking, which every
 /// player and the review call per decision and which must stay cheap.
 pub fn explain_top(report: &mut MoveReport, top: usize) {
-    if report.moves.len() < 2 {
+    let ranked: Vec<explain::Ranked> = report
+        .moves
+        .iter()
+        .take(top.max(2))
+        .map_while(ranked)
+        .collect();
+    if ranked.len() < 2 {
         return;
     }
-    let explanations: Vec<Option<Explanation>> = (0..top.min(report.moves.len()))
-        .map(|i| explain_pair(&report.moves[0], &report.moves[if i == 0 { 1 } else { i }]))
+    let diff = |i: usize| report.moves[0].equity - report.moves[i].equity;
+    let mut explanations: Vec<Explanation> = (1..ranked.len())
+        .map(|i| explain::explain(&ranked[0], &ranked[i], diff(i)))
         .collect();
+    // The best's own explanation is the one against the second.
+    explanations.insert(0, explanations[0].clone());
+    explanations.truncate(top);
     for (m, e) in report.moves.iter_mut().zip(explanations) {
-        m.explanation = e;
+        m.explanation = Some(e);
     }
+}
+
+/// A ranking's line as an explanation reads it.
+fn ranked(m: &MoveLine) -> Option<explain::Ranked<'_>> {
+    let after = position_id::decode(&m.position_id).ok()?;
+    Some(explain::Ranked::new(&m.text, &after, m.probs))
 }
 
 /// Why `best` is ranked above `other` (two lines of one ranking).
 pub fn explain_pair(best: &MoveLine, other: &MoveLine) -> Option<Explanation> {
-    fn ranked(m: &MoveLine) -> Option<explain::Ranked<'_>> {
-        Some(explain::Ranked {
-            text: &m.text,
-            after: position_id::decode(&m.position_id).ok()?,
-            probs: m.probs,
-        })
-    }
     Some(explain::explain(
         &ranked(best)?,
         &ranked(other)?,

@@ -38,7 +38,8 @@ fn share(part: f32, whole: f32) -> f32 {
     if whole > 1e-6 { part / whole } else { 0.0 }
 }
 
-fn round6(v: f32) -> f64 {
+/// `v` to six decimals, as an `f64` every JSON writer prints alike.
+pub(super) fn round6(v: f32) -> f64 {
     (f64::from(v) * 1e6).round() / 1e6
 }
 

@@ -126,19 +126,32 @@ pub struct Explanation {
     pub sentence: String,
 }
 
-/// A ranked move as an explanation needs it: how it is written, the
-/// position after it (the mover's view) and the search's chances.
+/// A ranked move as an explanation needs it: how it is written, what
+/// the position after it offers and the search's chances. Built once a
+/// move, so that the best move's board (its hitting rolls above all) is
+/// counted once however many moves it is compared with.
 pub struct Ranked<'a> {
     pub text: &'a str,
-    pub after: Position,
+    pub facts: BoardFacts,
     pub probs: [f32; 5],
+}
+
+impl<'a> Ranked<'a> {
+    /// `after`: the position after the move, from the mover's view.
+    pub fn new(text: &'a str, after: &Position, probs: [f32; 5]) -> Ranked<'a> {
+        Ranked {
+            text,
+            facts: BoardFacts::of(after),
+            probs,
+        }
+    }
 }
 
 /// Explains why `best` is ranked above `other`, facts and a sentence,
 /// from `best`'s side: what speaks for it, then ("but") what speaks
 /// against it, which the search weighed and found smaller.
 pub fn explain(best: &Ranked, other: &Ranked, equity_diff: f32) -> Explanation {
-    let (a, b) = (BoardFacts::of(&best.after), BoardFacts::of(&other.after));
+    let (a, b) = (&best.facts, &other.facts);
     let mut facts = Vec::new();
     // (for the best move?, words)
     let mut words: Vec<(bool, String)> = Vec::new();
@@ -155,7 +168,7 @@ pub fn explain(best: &Ranked, other: &Ranked, equity_diff: f32) -> Explanation {
     .map(|(d, what, good)| (d.abs(), (d > 0.0) == good, chance_words(d, what)))
     .collect();
     if !chances.is_empty() {
-        let both = |k: usize| [pa[k], pb[k]].map(|p| (f64::from(p) * 1e6).round() / 1e6);
+        let both = |k: usize| [pa[k], pb[k]].map(cube::round6);
         facts.push(Fact::Outcome {
             wins: both(0),
             gammons: both(1),
@@ -216,7 +229,7 @@ pub fn explain(best: &Ranked, other: &Ranked, equity_diff: f32) -> Explanation {
         let rolls = |f: &BoardFacts| -> Vec<String> {
             f.hitting_rolls.iter().map(|d| d.to_string()).collect()
         };
-        let (best_rolls, other_rolls) = (rolls(&a), rolls(&b));
+        let (best_rolls, other_rolls) = (rolls(a), rolls(b));
         // A few hitting rolls are worth naming; many are just "most".
         let named = if (1..=ROLLS_WORTH_NAMING).contains(&best_rolls.len()) {
             format!(": {}", best_rolls.join(", "))
@@ -233,8 +246,8 @@ pub fn explain(best: &Ranked, other: &Ranked, equity_diff: f32) -> Explanation {
         facts.push(Fact::Shots {
             best: a.shots,
             other: b.shots,
-            best_blots: a.blots,
-            other_blots: b.blots,
+            best_blots: a.blots.clone(),
+            other_blots: b.blots.clone(),
             best_rolls,
             other_rolls,
         });
@@ -407,16 +420,16 @@ mod tests {
                 .unwrap()
                 .position
         };
-        let best = Ranked {
-            text: "8/5 6/5",
-            after: after("8/5 6/5"),
-            probs: [0.55, 0.17, 0.006, 0.12, 0.005],
-        };
-        let other = Ranked {
-            text: "24/23 13/10",
-            after: after("24/23 13/10"),
-            probs: [0.50, 0.14, 0.005, 0.14, 0.005],
-        };
+        let best = Ranked::new(
+            "8/5 6/5",
+            &after("8/5 6/5"),
+            [0.55, 0.17, 0.006, 0.12, 0.005],
+        );
+        let other = Ranked::new(
+            "24/23 13/10",
+            &after("24/23 13/10"),
+            [0.50, 0.14, 0.005, 0.14, 0.005],
+        );
         let e = explain(&best, &other, 0.2);
         assert!(
             e.facts
