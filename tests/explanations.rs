@@ -1,9 +1,11 @@
 //! Textbook positions and the facts their explanations must name, as a
 //! player would: the opening 3-1 and 4-2 make a home point, 6-6 takes both
-//! bar points, a double hit in a blitz, a safe play against a blot, a
-//! race double that can lose its market, a closeout that must be passed,
-//! and a gammonish position too good to double. Each runs `kotra-ai
-//! analyze --json` at 1-ply, as a user would.
+//! bar points, 6-4 runs or splits rather than keep both back checkers,
+//! 6-5 runs to safety, a double hit in a blitz, a safe play against a
+//! blot, keeping a prime in a prime-versus-prime, a race double that can
+//! lose its market, a closeout that must be passed, and a gammonish
+//! position too good to double. Each runs `kotra-ai analyze --json` at
+//! 1-ply, as a user would.
 
 use serde_json::Value;
 
@@ -57,6 +59,82 @@ fn opening_rolls_that_make_points_say_which() {
     assert!(only.contains(&7) || only.contains(&18), "{points}");
 }
 
+/// The explanation (against the best) of the ranked move `text`.
+fn explanation_of<'a>(v: &'a Value, text: &str) -> &'a Value {
+    let m = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["move"] == text)
+        .unwrap_or_else(|| panic!("{text} is not ranked: {v}"));
+    &m["explanation"]
+}
+
+fn fact<'a>(explanation: &'a Value, kind: &str) -> &'a Value {
+    explanation["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} fact: {explanation}"))
+}
+
+#[test]
+fn opening_runs_and_splits_count_the_checkers_back_and_their_escapes() {
+    // 6-4: the best plays a back checker; making the 2-point keeps both
+    // back, and the explanation says so.
+    let v = analyze(&[START, "--dice", "64"]);
+    let best = v["moves"][0]["move"].as_str().unwrap();
+    assert!(best.starts_with("24/"), "{v}");
+    let back = fact(explanation_of(&v, "8/2 6/2"), "back");
+    assert_eq!(
+        (back["best"].as_u64(), back["other"].as_u64()),
+        (Some(1), Some(2))
+    );
+    // 6-5: lover's leap. Against 24/18 13/8 it leaves one checker on the
+    // 24-point, behind the opponent's 8-point: 15 rolls get it out
+    // (6-2, 5-3, 4-4, 6-3, 5-4, 6-4, 6-5, 3-3, 2-2), and the split's
+    // two checkers have 32; the split's blot on 18 is a direct shot.
+    let v = analyze(&[START, "--dice", "65"]);
+    assert_eq!(v["moves"][0]["move"], "24/13", "{v}");
+    let e = explanation_of(&v, "24/18 13/8");
+    let back = fact(e, "back");
+    assert_eq!(back["best"], 1);
+    assert_eq!(back["other"], 1);
+    assert_eq!(back["best_escapes"], 15);
+    assert_eq!(back["other_escapes"], 32);
+    let shots = fact(e, "shots");
+    assert!(
+        shots["other_direct"]
+            .as_array()
+            .unwrap()
+            .contains(&18.into()),
+        "{shots}"
+    );
+    assert!(shots["best"].as_u64() < shots["other"].as_u64(), "{shots}");
+    assert!(
+        e["sentence"]
+            .as_str()
+            .unwrap()
+            .contains("the back checkers escape with 15 of 36 rolls (against 32)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn prime_versus_prime_keeps_the_prime() {
+    // Each side's five-point prime traps the other's two back checkers;
+    // the mover has three spares on its midpoint. With 3-1 the spare
+    // plays, and breaking the 8-point is a 4-point prime.
+    let v = analyze(&["XGID=--b-BBBBB---cC----bbbbbB--:0:0:1:31:0:0:0:0:10"]);
+    assert_eq!(v["moves"][0]["move"], "13/9", "{v}");
+    let prime = fact(explanation_of(&v, "8/7 8/5"), "prime");
+    assert_eq!(
+        (prime["best"].as_u64(), prime["other"].as_u64()),
+        (Some(5), Some(4))
+    );
+}
+
 #[test]
 fn a_blitz_says_how_many_checkers_go_to_the_bar() {
     // Two of the opponent's blots in the mover's home board, 2-1 to play.
@@ -70,6 +148,13 @@ fn a_blitz_says_how_many_checkers_go_to_the_bar() {
     let (_, shots) = best_and_fact(&v, "shots");
     assert_eq!(shots["best"], 0);
     assert!(shots["other"].as_u64().unwrap() > 0, "{shots}");
+    // Hitting on the 4-point while making it closes three home points
+    // (9 of 36 rolls fail to enter) where hitting loose closes two (4).
+    let entering = fact(explanation_of(&v, "13/11(2) 8/4*"), "entering");
+    assert_eq!(
+        (entering["best"].as_u64(), entering["other"].as_u64()),
+        (Some(9), Some(4))
+    );
 }
 
 #[test]

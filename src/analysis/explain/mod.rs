@@ -1,7 +1,9 @@
 //! Why one move beats another, in facts a player can check: the outcome
 //! chances the search gave each, and what differs on the two boards left
-//! behind (checkers hit, points made or given up, the longest prime, the
-//! blots and the number of the opponent's 36 rolls that hit one). Every
+//! behind (checkers hit and the opponent's rolls that fail to enter,
+//! points made or given up, the longest prime, the blots, direct or
+//! indirect, and the number of the opponent's 36 rolls that hit one,
+//! checkers back and their escape numbers, the race). Every
 //! number is counted from the two positions and the search's values,
 //! never guessed from a template, and nothing is said of a difference
 //! too small to matter.
@@ -10,7 +12,7 @@ mod cube;
 
 pub use cube::{CubeExplanation, explain_cube};
 
-use crate::backgammon::{Dice, MoveList, OPP_BAR, Position, legal_moves};
+use crate::backgammon::{BAR, Dice, MoveList, OPP_BAR, Position, legal_moves};
 use serde::Serialize;
 
 /// The most hitting rolls a sentence lists by name.
@@ -18,6 +20,12 @@ const ROLLS_WORTH_NAMING: usize = 4;
 
 /// The smallest difference in a chance worth a word (half a percent).
 const CHANCE_WORTH_SAYING: f32 = 0.005;
+
+/// The smallest difference in the race worth a word, in pips.
+const PIPS_WORTH_SAYING: i32 = 5;
+
+/// The smallest difference in escape numbers worth a word, in rolls.
+const ESCAPES_WORTH_SAYING: u8 = 3;
 
 /// What a position left by a move offers, from the mover's view with the
 /// opponent to roll.
@@ -36,6 +44,20 @@ pub struct BoardFacts {
     pub prime: u8,
     /// The opponent's checkers on the bar.
     pub opponent_on_bar: u8,
+    /// The opponent's rolls (of 36) that enter no checker, while it has
+    /// one on the bar.
+    pub dances: Option<u8>,
+    /// Blots an opponent checker (or the bar) lies 1 to 6 pips behind:
+    /// a direct shot; the other blots can be hit by combinations only.
+    pub direct_blots: Vec<u8>,
+    /// The mover's checkers in the opponent's home board or on the bar.
+    pub back: u8,
+    /// While checkers are back: the mover's rolls (of 36, as if it rolled
+    /// again on this board) with which a legal play brings a checker past
+    /// the opponent's blockade. See [`blockade_front`].
+    pub escapes: Option<u8>,
+    /// The race: the opponent's pip count less the mover's.
+    pub race_lead: i32,
 }
 
 impl BoardFacts {
@@ -53,15 +75,71 @@ impl BoardFacts {
             prime = prime.max(run);
         }
         let (hitting_rolls, shots) = hitting_rolls(after);
+        let blots = points_where(|n| n == 1);
+        let direct_blots = blots
+            .iter()
+            .copied()
+            .filter(|&p| (p.saturating_sub(6)..p).any(|q| after.opponent_at(q as usize) > 0))
+            .collect();
+        let opponent_on_bar = after.opponent_at(OPP_BAR);
+        let back = (19..=BAR).map(|p| after.mover_at(p)).sum();
+        let (mover_pips, opponent_pips) = after.pip_counts();
         BoardFacts {
             points,
-            blots: points_where(|n| n == 1),
+            blots,
             hitting_rolls,
             shots,
             prime,
-            opponent_on_bar: after.opponent_at(OPP_BAR),
+            opponent_on_bar,
+            dances: (opponent_on_bar > 0).then(|| dances(after)),
+            direct_blots,
+            back,
+            escapes: (back > 0).then(|| escapes(after)),
+            race_lead: opponent_pips as i32 - mover_pips as i32,
         }
     }
+}
+
+/// The point a checker must get below to be past the opponent's
+/// blockade: the opponent's lowest point on its own side of the board
+/// (the mover's 13 to 24), and at least out of its home board (below 19).
+pub fn blockade_front(after: &Position) -> usize {
+    (13..=18).find(|&p| after.opponent_at(p) >= 2).unwrap_or(19)
+}
+
+/// Checkers of the mover behind `front` (the bar included).
+fn behind(position: &Position, front: usize) -> u8 {
+    (front..=BAR).map(|p| position.mover_at(p)).sum()
+}
+
+/// The mover's rolls that get a checker past the opponent's blockade.
+fn escapes(after: &Position) -> u8 {
+    let front = blockade_front(after);
+    let now = behind(after, front);
+    let mut list = MoveList::new();
+    let mut rolls = 0;
+    for (dice, weight) in Dice::all_rolls() {
+        legal_moves(after, dice, &mut list);
+        if list.iter().any(|c| behind(&c.position, front) < now) {
+            rolls += weight;
+        }
+    }
+    rolls
+}
+
+/// The opponent's rolls that enter none of its checkers from the bar.
+fn dances(after: &Position) -> u8 {
+    let roller = after.swap();
+    let on_bar = roller.mover_at(BAR);
+    let mut list = MoveList::new();
+    let mut rolls = 0;
+    for (dice, weight) in Dice::all_rolls() {
+        legal_moves(&roller, dice, &mut list);
+        if list.iter().all(|c| c.position.mover_at(BAR) == on_bar) {
+            rolls += weight;
+        }
+    }
+    rolls
 }
 
 /// The opponent's rolls that hit a checker of the side that just moved.
@@ -112,7 +190,24 @@ pub enum Fact {
         /// The hitting rolls, each once ("61" stands for 6-1 and 1-6).
         best_rolls: Vec<String>,
         other_rolls: Vec<String>,
+        /// The blots within 6 pips of an opponent checker (direct shots).
+        best_direct: Vec<u8>,
+        other_direct: Vec<u8>,
     },
+    /// The opponent's rolls (of 36) that enter no checker from the bar
+    /// after each (`None`: nothing on the bar).
+    Entering { best: Option<u8>, other: Option<u8> },
+    /// The mover's checkers back (in the opponent's home board or on the
+    /// bar) after each, and the rolls (of 36) that get one past the
+    /// opponent's blockade (`None`: none back).
+    Back {
+        best: u8,
+        other: u8,
+        best_escapes: Option<u8>,
+        other_escapes: Option<u8>,
+    },
+    /// The race after each: the opponent's pip count less the mover's.
+    Race { best: i32, other: i32 },
 }
 
 /// Why `best` is ranked above `other`: the facts that differ, and one
@@ -239,8 +334,10 @@ pub fn explain(best: &Ranked, other: &Ranked, equity_diff: f32) -> Explanation {
         words.push((
             a.shots < b.shots,
             format!(
-                "{} of the opponent's 36 rolls hit{named} (against {})",
-                a.shots, b.shots
+                "{} of the opponent's 36 rolls hit{named}{} (against {})",
+                a.shots,
+                shot_kind(a),
+                b.shots
             ),
         ));
         facts.push(Fact::Shots {
@@ -250,7 +347,55 @@ pub fn explain(best: &Ranked, other: &Ranked, equity_diff: f32) -> Explanation {
             other_blots: b.blots.clone(),
             best_rolls,
             other_rolls,
+            best_direct: a.direct_blots.clone(),
+            other_direct: b.direct_blots.clone(),
         });
+    }
+    if a.dances != b.dances {
+        facts.push(Fact::Entering {
+            best: a.dances,
+            other: b.dances,
+        });
+        // Without a checker on the bar on one side, the hit says it all.
+        if let (Some(da), Some(db)) = (a.dances, b.dances) {
+            words.push((
+                da > db,
+                format!("the opponent fails to enter with {da} of 36 rolls (against {db})"),
+            ));
+        }
+    }
+    let escapes_differ = match (a.escapes, b.escapes) {
+        (Some(ea), Some(eb)) => ea.abs_diff(eb) >= ESCAPES_WORTH_SAYING,
+        _ => false,
+    };
+    if a.back != b.back || escapes_differ {
+        facts.push(Fact::Back {
+            best: a.back,
+            other: b.back,
+            best_escapes: a.escapes,
+            other_escapes: b.escapes,
+        });
+        if a.back != b.back {
+            words.push((
+                a.back < b.back,
+                format!("leaves {} back (against {})", checkers(a.back), b.back),
+            ));
+        } else if let (Some(ea), Some(eb)) = (a.escapes, b.escapes) {
+            words.push((
+                ea > eb,
+                format!("the back checkers escape with {ea} of 36 rolls (against {eb})"),
+            ));
+        }
+    }
+    if (a.race_lead - b.race_lead).abs() >= PIPS_WORTH_SAYING {
+        facts.push(Fact::Race {
+            best: a.race_lead,
+            other: b.race_lead,
+        });
+        words.push((
+            a.race_lead > b.race_lead,
+            race_words(a.race_lead, b.race_lead),
+        ));
     }
     let side = |pro: bool| -> Vec<String> {
         words
@@ -295,6 +440,32 @@ fn chance_words(diff: f32, what: &str) -> String {
         (_, true) => format!("wins {pct:.1}% more gammons"),
         (_, false) => format!("wins {pct:.1}% fewer gammons"),
     }
+}
+
+/// ", a direct shot" or ", indirect shots only", when anything hits.
+fn shot_kind(f: &BoardFacts) -> &'static str {
+    match (f.shots, f.direct_blots.is_empty()) {
+        (0, _) => "",
+        (_, false) => ", a direct shot",
+        (_, true) => ", indirect shots only",
+    }
+}
+
+/// "leads the race by 29 pips (against 22)", "trails the race by 3 pips
+/// (against a lead of 4)", "the race is level (against a lead of 6)".
+fn race_words(lead: i32, other: i32) -> String {
+    let main = match lead {
+        0 => "the race is level".to_string(),
+        l if l > 0 => format!("leads the race by {l} pips"),
+        l => format!("trails the race by {} pips", -l),
+    };
+    let against = match other {
+        o if o.signum() == lead.signum() => o.abs().to_string(),
+        0 => "level".to_string(),
+        o if o > 0 => format!("a lead of {o}"),
+        o => format!("{} behind", -o),
+    };
+    format!("{main} (against {against})")
 }
 
 fn checkers(n: u8) -> String {
@@ -370,6 +541,58 @@ mod tests {
         shots
     }
 
+    /// The other board facts against counts of their own: the dance
+    /// numbers against the square of the closed home points, escapes by
+    /// the reference generator over the 36 ordered rolls, the race from
+    /// the sides' checker lists, direct shots from distances.
+    fn check_entering_back_race_and_direct(after: &Position, facts: &BoardFacts) {
+        let (mover, opponent) = after.to_sides();
+        if after.opponent_at(OPP_BAR) > 0 {
+            let closed = (1..=6).filter(|&p| after.mover_at(p) >= 2).count() as u8;
+            assert_eq!(facts.dances, Some(closed * closed), "{after:?}");
+        } else {
+            assert_eq!(facts.dances, None);
+        }
+        let back: u8 = mover[18..].iter().sum();
+        assert_eq!(facts.back, back);
+        if back == 0 {
+            assert_eq!(facts.escapes, None);
+        } else {
+            let front = blockade_front(after);
+            let count_behind = |sides: &[u8; 25]| -> u8 { sides[front - 1..].iter().sum() };
+            let now = count_behind(&mover);
+            let mut list = MoveList::new();
+            let mut rolls = 0;
+            for a in 1..=6 {
+                for b in 1..=6 {
+                    legal_moves_reference(after, Dice::new(a, b).unwrap(), &mut list);
+                    if list
+                        .iter()
+                        .any(|c| count_behind(&c.position.to_sides().0) < now)
+                    {
+                        rolls += 1;
+                    }
+                }
+            }
+            assert_eq!(facts.escapes, Some(rolls), "{after:?}");
+        }
+        let pips = |side: &[u8; 25]| -> i32 {
+            side.iter()
+                .enumerate()
+                .map(|(i, &n)| (i as i32 + 1) * n as i32)
+                .sum()
+        };
+        assert_eq!(facts.race_lead, pips(&opponent) - pips(&mover));
+        for &blot in &facts.blots {
+            // The opponent's own point numbers: the mover's p is its 25 - p;
+            // its bar is its 25.
+            let their = 25 - blot as usize;
+            let direct = (their + 1..=(their + 6).min(25)).any(|q| opponent[q - 1] > 0);
+            assert_eq!(facts.direct_blots.contains(&blot), direct, "{after:?}");
+        }
+        assert!(facts.direct_blots.iter().all(|b| facts.blots.contains(b)));
+    }
+
     #[test]
     fn shots_points_and_primes_match_independent_counts_over_random_play() {
         use rand::{RngExt, SeedableRng};
@@ -404,6 +627,7 @@ mod tests {
                 .unwrap_or(0);
             assert_eq!(facts.prime as usize, longest);
             assert_eq!(facts.opponent_on_bar, after.opponent_at(OPP_BAR));
+            check_entering_back_race_and_direct(&after, &facts);
             pos = after.swap();
             checked += 1;
         }
@@ -451,7 +675,14 @@ mod tests {
             "{}",
             e.sentence
         );
-        assert!(!e.sentence.contains("but"), "{}", e.sentence);
+        // Splitting leaves the back checkers freer: counted, the search
+        // found it smaller.
+        assert!(
+            e.sentence
+                .ends_with("; but the back checkers escape with 15 of 36 rolls (against 22)"),
+            "{}",
+            e.sentence
+        );
         // Equal chances and boards: nothing to say.
         let same = explain(&best, &best, 0.0);
         assert!(same.facts.is_empty());
