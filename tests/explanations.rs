@@ -203,3 +203,133 @@ fn cube_decisions_say_why_the_action_follows() {
     assert_eq!(v["cube"]["action"], "no double");
     assert_eq!(e["market_losers"], 0);
 }
+
+/// Over 1,000 positions of random play, every number an explanation says
+/// is the ranking's or the boards': the outcome chances are the two
+/// moves' probabilities (to six decimals), each percentage in the
+/// sentence is their difference, the equity gap is the ranking's, and
+/// the board facts are the two after-positions' own counts.
+#[test]
+fn every_number_said_is_the_rankings_or_the_boards_over_1000_positions() {
+    use kotra::analysis::{Analyzer, BoardFacts, EXPLAINED, Equity, Fact, explain_top};
+    use kotra::backgammon::{Dice, MatchInfo, MoveList, Position, Setup, legal_moves};
+    use kotra::eval::{Evaluator, shipped_model};
+    use kotra::notation::position_id;
+    use rand::{RngExt, SeedableRng};
+
+    let eval = Evaluator::new(shipped_model().unwrap());
+    let analyzer = Analyzer::new(&eval);
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(1000);
+    let mut list = MoveList::new();
+    let mut position = Position::starting();
+    let round6 = |v: f32| (f64::from(v) * 1e6).round() / 1e6;
+    let (mut explained, mut outcomes) = (0, 0);
+    for _ in 0..1000 {
+        let dice = Dice::new(rng.random_range(1..=6), rng.random_range(1..=6)).unwrap();
+        let setup = Setup {
+            position,
+            info: MatchInfo::default(),
+        };
+        let mut report = analyzer.rank_moves(&setup, dice, 0, Equity::Cubeful);
+        explain_top(&mut report, EXPLAINED);
+        let moves = &report.moves;
+        for (i, m) in moves.iter().enumerate().take(EXPLAINED) {
+            let Some(e) = &m.explanation else {
+                assert!(moves.len() < 2);
+                continue;
+            };
+            explained += 1;
+            let (best, other) = if i == 0 {
+                (&moves[0], &moves[1])
+            } else {
+                (&moves[0], m)
+            };
+            assert_eq!(e.against, other.text);
+            let gap = format!("{:.3} better than", (best.equity - other.equity).abs());
+            assert!(e.sentence.contains(&gap), "{}", e.sentence);
+            let (pb, po) = (best.probs, other.probs);
+            let differs = [0, 1, 3].iter().any(|&k| (pb[k] - po[k]).abs() >= 0.005);
+            let facts_of = |id: &str| BoardFacts::of(&position_id::decode(id).unwrap());
+            let (fb, fo) = (facts_of(&best.position_id), facts_of(&other.position_id));
+            let mut said_outcome = false;
+            for fact in &e.facts {
+                match fact {
+                    Fact::Outcome {
+                        wins,
+                        gammons,
+                        gammons_lost,
+                    } => {
+                        said_outcome = true;
+                        assert_eq!(*wins, [round6(pb[0]), round6(po[0])]);
+                        assert_eq!(*gammons, [round6(pb[1]), round6(po[1])]);
+                        assert_eq!(*gammons_lost, [round6(pb[3]), round6(po[3])]);
+                    }
+                    Fact::Hits { best, other } => {
+                        assert_eq!((*best, *other), (fb.opponent_on_bar, fo.opponent_on_bar))
+                    }
+                    Fact::Shots { best, other, .. } => {
+                        assert_eq!((*best, *other), (fb.shots, fo.shots))
+                    }
+                    Fact::Prime { best, other } => {
+                        assert_eq!((*best, *other), (fb.prime, fo.prime))
+                    }
+                    Fact::Entering { best, other } => {
+                        assert_eq!((*best, *other), (fb.dances, fo.dances))
+                    }
+                    Fact::Back {
+                        best,
+                        other,
+                        best_escapes,
+                        other_escapes,
+                    } => {
+                        assert_eq!((*best, *other), (fb.back, fo.back));
+                        assert_eq!((*best_escapes, *other_escapes), (fb.escapes, fo.escapes));
+                    }
+                    Fact::Race { best, other } => {
+                        assert_eq!((*best, *other), (fb.race_lead, fo.race_lead))
+                    }
+                    Fact::Points {
+                        only_best,
+                        only_other,
+                    } => {
+                        let only = |a: &[u8], b: &[u8]| -> Vec<u8> {
+                            a.iter().copied().filter(|p| !b.contains(p)).collect()
+                        };
+                        assert_eq!(*only_best, only(&fb.points, &fo.points));
+                        assert_eq!(*only_other, only(&fo.points, &fb.points));
+                    }
+                }
+            }
+            assert_eq!(said_outcome, differs, "{}", e.sentence);
+            if said_outcome {
+                outcomes += 1;
+                // The largest difference is always worded, to a tenth of
+                // a percent.
+                let (k, d) = [0usize, 1, 3]
+                    .iter()
+                    .map(|&k| (k, pb[k] - po[k]))
+                    .max_by(|x, y| x.1.abs().total_cmp(&y.1.abs()))
+                    .unwrap();
+                let pct = format!("{:.1}%", (d * 1000.0).round().abs() / 10.0);
+                let what = if k == 0 { " games" } else { " gammons" };
+                assert!(
+                    e.sentence.contains(&pct) && e.sentence.contains(what),
+                    "{pct} in {}",
+                    e.sentence
+                );
+            }
+        }
+        // On with the game: a random legal move, a fresh start at the end.
+        legal_moves(&position, dice, &mut list);
+        let after = list.as_slice()[rng.random_range(0..list.len())].position;
+        position = if after.is_game_over() {
+            Position::starting()
+        } else {
+            after.swap()
+        };
+    }
+    assert!(
+        explained > 2000 && outcomes > 1000,
+        "{explained} {outcomes}"
+    );
+}
