@@ -408,20 +408,7 @@ fn an_xgid_is_analysed_and_a_match_is_reviewed_in_the_page() {
         expected.sort_unstable();
         expected.dedup();
         assert!(!expected.is_empty(), "{}", api["moves"][0]);
-        let named = js(
-            &c,
-            "return [...document.querySelectorAll('#board polygon.named')].map(p => p.getAttribute('data-point')).join(',')",
-        )
-        .await;
-        let mut named: Vec<u64> = named
-            .as_str()
-            .unwrap()
-            .split(',')
-            .filter(|s| !s.is_empty())
-            .map(|s| s.parse().unwrap())
-            .collect();
-        named.sort_unstable();
-        assert_eq!(named, expected);
+        assert_eq!(named_on_board(&c).await, expected);
 
         // Review: upload a fixture match at 0-ply; the page's figures are
         // the API's.
@@ -680,14 +667,7 @@ fn the_board_shows_cube_score_and_turn_and_the_tables_a_gnubg_user_expects() {
                 .iter()
                 .position(|d| d["player"] == player && d["kind"] == "checker")
                 .unwrap();
-            js(
-                &c,
-                &format!(
-                    "document.querySelectorAll('table.decisions')[0].rows[{}].click(); return true",
-                    i + 1
-                ),
-            )
-            .await;
+            click_decision(&c, 1, i).await;
             until(
                 &c,
                 &format!(
@@ -700,20 +680,16 @@ fn the_board_shows_cube_score_and_turn_and_the_tables_a_gnubg_user_expects() {
             assert_eq!(text_of(&c, "#name-bottom").await, names[0]);
             assert_eq!(text_of(&c, "#name-top").await, names[1]);
         }
-        // A marked error says why the best move beats the played one.
+        // A marked error says why the best move beats the played one, and
+        // the boards after each mark the blots and points it names, on
+        // the side the review draws the mover.
         let erred = game1
             .iter()
-            .position(|d| d["explanation"].is_object())
+            .position(|d| d["explanation"].is_object() && d["kind"] == "checker")
             .expect("a marked checker error in game 1");
-        js(
-            &c,
-            &format!(
-                "document.querySelectorAll('table.decisions')[0].rows[{}].click(); return true",
-                erred + 1
-            ),
-        )
-        .await;
-        let sentence = game1[erred]["explanation"]["sentence"].to_string();
+        click_decision(&c, 1, erred).await;
+        let why = &game1[erred]["explanation"];
+        let sentence = why["sentence"].to_string();
         until(
             &c,
             &format!(
@@ -722,16 +698,63 @@ fn the_board_shows_cube_score_and_turn_and_the_tables_a_gnubg_user_expects() {
             "the explanation of a marked error",
         )
         .await;
-        let last = game1.iter().rposition(|d| d["kind"] == "checker").unwrap();
-        assert_eq!(game1[last]["player"], 0);
-        js(
+        let mut marked = 0;
+        for (button, keys) in [
+            ("#show-played", ["only_other", "other_blots"]),
+            ("#show-best", ["only_best", "best_blots"]),
+        ] {
+            click(&c, button).await;
+            until(
+                &c,
+                "return document.getElementById('turn').textContent === 'after the move'",
+                "the board after the move",
+            )
+            .await;
+            let flip = js(&c, "return shown.extra.flip").await == json!(true);
+            let mut expected: Vec<u64> = Vec::new();
+            for f in why["facts"].as_array().unwrap() {
+                for key in keys {
+                    if let Some(points) = f[key].as_array() {
+                        expected.extend(points.iter().map(|p| {
+                            let p = p.as_u64().unwrap();
+                            if flip { 25 - p } else { p }
+                        }));
+                    }
+                }
+            }
+            expected.sort_unstable();
+            expected.dedup();
+            assert_eq!(named_on_board(&c).await, expected, "{button}: {why}");
+            marked += expected.len();
+            click(&c, "#show-before").await;
+        }
+        assert!(marked > 0, "{why}");
+        // A marked cube error says why its action follows.
+        let decisions = review["decisions"].as_array().unwrap();
+        let cube_error = decisions
+            .iter()
+            .find(|d| d["explanation"].is_object() && d["kind"] != "checker")
+            .expect("a marked cube error in the match");
+        let game = cube_error["game"].as_u64().unwrap();
+        let index = decisions
+            .iter()
+            .filter(|d| d["game"] == game)
+            .position(|d| std::ptr::eq(d, cube_error))
+            .unwrap();
+        click_decision(&c, game, index).await;
+        let sentence = cube_error["explanation"]["sentence"].to_string();
+        assert!(sentence.contains("take point"), "{sentence}");
+        until(
             &c,
             &format!(
-                "document.querySelectorAll('table.decisions')[0].rows[{}].click(); return true",
-                last + 1
+                "const p = document.getElementById('decision-why'); return !!p && p.textContent === {sentence}"
             ),
+            "the explanation of a marked cube error",
         )
         .await;
+        let last = game1.iter().rposition(|d| d["kind"] == "checker").unwrap();
+        assert_eq!(game1[last]["player"], 0);
+        click_decision(&c, 1, last).await;
         until(
             &c,
             "return !!document.getElementById('show-played')",
@@ -751,6 +774,37 @@ fn the_board_shows_cube_score_and_turn_and_the_tables_a_gnubg_user_expects() {
         std::fs::write(screenshots().join("board-1400x1000.png"), shot).unwrap();
         c.close().await.unwrap();
     });
+}
+
+/// The points the board marks as named by an explanation, sorted.
+async fn named_on_board(c: &Client) -> Vec<u64> {
+    let named = js(
+        c,
+        "return [...document.querySelectorAll('#board polygon.named')].map(p => p.getAttribute('data-point')).join(',')",
+    )
+    .await;
+    let mut named: Vec<u64> = named
+        .as_str()
+        .unwrap()
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    named.sort_unstable();
+    named
+}
+
+/// Clicks decision `index` (of its game's) in game `game`'s table.
+async fn click_decision(c: &Client, game: u64, index: usize) {
+    js(
+        c,
+        &format!(
+            "document.querySelectorAll('table.decisions')[{}].rows[{}].click(); return true",
+            game - 1,
+            index + 1
+        ),
+    )
+    .await;
 }
 
 /// Whether `text` reads as a move entry of a `.mat` file: two dice, a

@@ -338,12 +338,34 @@ fn review_judges_every_decision_and_names_bad_files() {
         differently_written += usize::from(!file_line.contains(played));
     }
     assert!(differently_written > 10, "{differently_written}");
-    // Every marked checker error says why the best beats the played move,
-    // and no other decision does.
-    let mut explained = 0;
+    // Every marked error says why the best is best: a checker play why
+    // the best beats the played move, a cube decision why its action
+    // follows, in the words of the action the verdict calls best; no
+    // unmarked decision carries one.
+    let (mut explained, mut cube_explained) = (0, 0);
     for d in decisions {
-        let marked_move = d["kind"] == "checker" && d["mark"].is_string();
-        assert_eq!(d["explanation"].is_object(), marked_move, "{d}");
+        let marked = d["mark"].is_string();
+        let marked_move = d["kind"] == "checker" && marked;
+        assert_eq!(d["explanation"].is_object(), marked, "{d}");
+        if marked && !marked_move {
+            let e = &d["explanation"];
+            let sentence = e["sentence"].as_str().unwrap();
+            assert!(e["taker_chances"].is_number(), "{d}");
+            let best = d["best"].as_str().unwrap();
+            let words: &[&str] = match best {
+                "no double" => &["no double"],
+                "double/take" => &["double, take"],
+                "double/pass" => &["double, pass"],
+                "pass" => &["(the answer: pass)"],
+                "take" => &["(the answer: take)", "(the answer: beaver)"],
+                _ => &["too good to double"],
+            };
+            assert!(
+                words.iter().any(|w| sentence.contains(w)),
+                "{best}: {sentence}"
+            );
+            cube_explained += 1;
+        }
         if marked_move {
             let e = &d["explanation"];
             assert_eq!(e["against"], d["played"], "{d}");
@@ -359,6 +381,7 @@ fn review_judges_every_decision_and_names_bad_files() {
         }
     }
     assert!(explained > 5, "{explained}");
+    assert!(cube_explained > 0, "{cube_explained}");
     assert_eq!(of_kind("take").count(), answers);
     // Every double is judged; a chance to double not taken only when close.
     assert_eq!(

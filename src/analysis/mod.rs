@@ -25,7 +25,7 @@ pub use request::{
 };
 pub use review::{
     CLOSE_CUBE, CubeErrors, DecisionKind, GameSummary, MARKS, Marks, MatchPlayer, Outcome,
-    PlayerSummary, Review, ReviewError, ReviewSettings, Verdict, luck_words, mark, rating,
+    PlayerSummary, Review, ReviewError, ReviewSettings, Verdict, Why, luck_words, mark, rating,
 };
 
 use crate::backgammon::{Dice, GameResult, MoveList, Setup, legal_moves as generate_moves};

@@ -168,7 +168,7 @@ fn print_report(file: &Path, record: &mat::MatchRecord, review: &Review) {
             d.gnubg_id
         );
         if let Some(e) = &d.explanation {
-            println!("{:>10}{}", "", e.sentence);
+            println!("{:>10}{}", "", e.sentence());
         }
     }
 }

@@ -12,7 +12,7 @@ mod verdict;
 
 pub use summary::{CubeErrors, GameSummary, Marks, Outcome, PlayerSummary};
 pub use verdict::{
-    ALTERNATIVES, CLOSE_CUBE, DecisionKind, MARKS, Verdict, luck_words, mark, rating,
+    ALTERNATIVES, CLOSE_CUBE, DecisionKind, MARKS, Verdict, Why, luck_words, mark, rating,
 };
 
 use super::{Analyzer, Equity, TrialProgress};
@@ -202,7 +202,7 @@ impl Analyzer<'_> {
         // A marked error is explained against the best move; the rest
         // (most decisions) cost nothing more.
         let explanation = match (mark, best_line, played_line) {
-            (Some(_), Some(best), Some(played)) => super::explain_pair(best, played),
+            (Some(_), Some(best), Some(played)) => super::explain_pair(best, played).map(Why::Move),
             _ => None,
         };
         let state = CubeState::from_setup(&setup);
@@ -254,7 +254,8 @@ impl Analyzer<'_> {
         if !doubled && !CubeState::from_setup(&setup).roller_may_double() {
             return Vec::new();
         }
-        let d = self.cube_decision(&setup, settings.ply).decision;
+        let mut report = self.cube_decision(&setup, settings.ply);
+        let d = report.decision;
         let after_double = d.double_take.min(d.double_pass);
         let equities = [d.no_double, d.double_take, d.double_pass];
         let mwc_scale = mwc_per_unit(&CubeState::from_setup(&setup));
@@ -331,6 +332,15 @@ impl Analyzer<'_> {
             );
             (v.line, v.move_number, v.action) = (a.line, a.move_number, a.action);
             out.push(v);
+        }
+        // A marked cube error is explained once for both sides' verdicts:
+        // why the action follows, the taker's chances against its take
+        // point included. The rest cost nothing more.
+        if out.iter().any(|v| v.mark.is_some()) {
+            self.explain_cube(&setup, &mut report);
+            for v in out.iter_mut().filter(|v| v.mark.is_some()) {
+                v.explanation = report.explanation.clone().map(Why::Cube);
+            }
         }
         out
     }

@@ -27,6 +27,25 @@ pub enum DecisionKind {
     Take,
 }
 
+/// Why a decision's best choice is best, in counted facts and a
+/// sentence; the JSON is the explanation itself (a move's or a cube
+/// decision's), so that a reader finds `sentence` in either.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Why {
+    Move(crate::analysis::Explanation),
+    Cube(crate::analysis::CubeExplanation),
+}
+
+impl Why {
+    pub fn sentence(&self) -> &str {
+        match self {
+            Why::Move(e) => &e.sentence,
+            Why::Cube(e) => &e.sentence,
+        }
+    }
+}
+
 /// One decision judged.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Verdict {
@@ -63,9 +82,11 @@ pub struct Verdict {
     pub loss: f32,
     /// "doubtful", "bad", "very bad" or none.
     pub mark: Option<&'static str>,
-    /// Why the best move beats the played one (marked checker errors).
+    /// Why the best choice is best (marked errors only): for a checker
+    /// play the best move against the played one, for a cube decision
+    /// why its action follows.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub explanation: Option<crate::analysis::Explanation>,
+    pub explanation: Option<Why>,
     /// Counted in the rates: not a forced move, not an obvious no double.
     pub counted: bool,
     /// For a cube error: "missed double", "wrong double", "too good" (a
