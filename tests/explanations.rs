@@ -2,10 +2,10 @@
 //! player would: the opening 3-1 and 4-2 make a home point, 6-6 takes both
 //! bar points, 6-4 runs or splits rather than keep both back checkers,
 //! 6-5 runs to safety, a double hit in a blitz, a safe play against a
-//! blot, keeping a prime in a prime-versus-prime, a race double that can
-//! lose its market, a closeout that must be passed, and a gammonish
-//! position too good to double. Each runs `kotra-ai analyze --json` at
-//! 1-ply, as a user would.
+//! blot, keeping a prime in a prime-versus-prime, a back game's timing, a
+//! race double that can lose its market, a closeout that must be passed,
+//! and a gammonish position too good to double. Each runs `kotra-ai
+//! analyze --json` at 1-ply, as a user would.
 
 use serde_json::Value;
 
@@ -132,6 +132,25 @@ fn prime_versus_prime_keeps_the_prime() {
     assert_eq!(
         (prime["best"].as_u64(), prime["other"].as_u64()),
         (Some(5), Some(4))
+    );
+}
+
+#[test]
+fn a_back_game_counts_its_timing() {
+    // The mover holds the opponent's 1- and 3-points, 109 pips behind,
+    // with 34 pips of timing outside them (four on its midpoint, three
+    // on its 8-point). 13/7(2) 8/2(2) keeps 18 of them.
+    let v = analyze(&["XGID=------D-C----D--bb-cccBbB-:0:0:1:66:0:0:0:0:10"]);
+    let e = explanation_of(&v, "13/7(2) 8/2(2)");
+    let timing = fact(e, "timing");
+    assert_eq!(timing["other"], 18, "{e}");
+    assert_ne!(timing["best"], 18, "{e}");
+    assert!(
+        e["sentence"]
+            .as_str()
+            .unwrap()
+            .contains("pips of timing outside its home board (against 18)"),
+        "{e}"
     );
 }
 
@@ -287,6 +306,9 @@ fn every_number_said_is_the_rankings_or_the_boards_over_1000_positions() {
                     }
                     Fact::Race { best, other } => {
                         assert_eq!((*best, *other), (fb.race_lead, fo.race_lead))
+                    }
+                    Fact::Timing { best, other } => {
+                        assert_eq!((Some(*best), Some(*other)), (fb.timing, fo.timing))
                     }
                     Fact::Points {
                         only_best,

@@ -24,6 +24,15 @@ const CHANCE_WORTH_SAYING: f32 = 0.005;
 /// The smallest difference in the race worth a word, in pips.
 const PIPS_WORTH_SAYING: i32 = 5;
 
+/// How far behind in the race a side holding a point in the opponent's
+/// home board plays a holding game (nearer, as after the opening rolls,
+/// it is still racing for position and its timing means little).
+pub const HOLDING_GAME_DEFICIT: i32 = 15;
+
+/// The smallest difference in a holding game's timing worth a word, in
+/// pips.
+const TIMING_WORTH_SAYING: u32 = 4;
+
 /// The smallest difference in escape numbers worth a word, in rolls.
 const ESCAPES_WORTH_SAYING: u8 = 3;
 
@@ -58,6 +67,11 @@ pub struct BoardFacts {
     pub escapes: Option<u8>,
     /// The race: the opponent's pip count less the mover's.
     pub race_lead: i32,
+    /// In a holding or back game (the mover holds a point in the
+    /// opponent's home board and trails the race by
+    /// [`HOLDING_GAME_DEFICIT`] pips or more): its timing, the pips
+    /// its other checkers can play before all are in its home board.
+    pub timing: Option<u32>,
 }
 
 impl BoardFacts {
@@ -84,6 +98,8 @@ impl BoardFacts {
         let opponent_on_bar = after.opponent_at(OPP_BAR);
         let back = (19..=BAR).map(|p| after.mover_at(p)).sum();
         let (mover_pips, opponent_pips) = after.pip_counts();
+        let race_lead = opponent_pips as i32 - mover_pips as i32;
+        let holds_anchor = (19..=24).any(|p| after.mover_at(p) >= 2);
         BoardFacts {
             points,
             blots,
@@ -95,9 +111,20 @@ impl BoardFacts {
             direct_blots,
             back,
             escapes: (back > 0).then(|| escapes(after)),
-            race_lead: opponent_pips as i32 - mover_pips as i32,
+            race_lead,
+            timing: (holds_anchor && race_lead <= -HOLDING_GAME_DEFICIT).then(|| timing(after)),
         }
     }
+}
+
+/// The pips the mover's checkers outside its home board can play before
+/// they are all in it, the checkers on its anchors (points held in the
+/// opponent's home board) left out: what a holding or back game waits on.
+fn timing(after: &Position) -> u32 {
+    (7..=24usize)
+        .filter(|&p| !(p >= 19 && after.mover_at(p) >= 2))
+        .map(|p| u32::from(after.mover_at(p)) * (p as u32 - 6))
+        .sum()
 }
 
 /// The point a checker must get below to be past the opponent's
@@ -208,6 +235,9 @@ pub enum Fact {
     },
     /// The race after each: the opponent's pip count less the mover's.
     Race { best: i32, other: i32 },
+    /// A holding or back game's timing after each (see
+    /// [`BoardFacts::timing`]).
+    Timing { best: u32, other: u32 },
 }
 
 /// Why `best` is ranked above `other`: the facts that differ, and one
@@ -397,6 +427,18 @@ pub fn explain(best: &Ranked, other: &Ranked, equity_diff: f32) -> Explanation {
             race_words(a.race_lead, b.race_lead),
         ));
     }
+    if let (Some(ta), Some(tb)) = (a.timing, b.timing)
+        && ta.abs_diff(tb) >= TIMING_WORTH_SAYING
+    {
+        facts.push(Fact::Timing {
+            best: ta,
+            other: tb,
+        });
+        words.push((
+            ta > tb,
+            format!("keeps {ta} pips of timing outside its home board (against {tb})"),
+        ));
+    }
     let side = |pro: bool| -> Vec<String> {
         words
             .iter()
@@ -583,6 +625,13 @@ mod tests {
                 .sum()
         };
         assert_eq!(facts.race_lead, pips(&opponent) - pips(&mover));
+        let anchor = mover[18..24].iter().any(|&n| n >= 2);
+        let outside: u32 = (7..=24)
+            .filter(|&p| p < 19 || mover[p - 1] < 2)
+            .map(|p| mover[p - 1] as u32 * (p as u32 - 6))
+            .sum();
+        let expected = (anchor && facts.race_lead <= -15).then_some(outside);
+        assert_eq!(facts.timing, expected, "{after:?}");
         for &blot in &facts.blots {
             // The opponent's own point numbers: the mover's p is its 25 - p;
             // its bar is its 25.
