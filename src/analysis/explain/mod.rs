@@ -512,6 +512,7 @@ fn race_words(lead: i32, other: i32) -> String {
 
 fn checkers(n: u8) -> String {
     match n {
+        0 => "no checker".to_string(),
         1 => "one checker".to_string(),
         n => format!("{n} checkers"),
     }
