@@ -8,16 +8,12 @@ pub mod bearoff_two_sided;
 pub mod encoding;
 mod evaluator;
 pub mod fast_net;
-mod feature_rows;
 pub mod game_net;
 pub mod game_plan;
-mod line_aligned;
 pub mod model_file;
 pub mod network;
-mod point_rows;
 mod probs;
 pub mod pubeval;
-mod quantized_mid;
 mod shipped;
 
 pub use encoding::NetKind;

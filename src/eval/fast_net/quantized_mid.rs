@@ -17,7 +17,7 @@
 //! as large as the 32-bit sums allow for this network's largest column.
 
 use super::line_aligned::LineAligned;
-use super::network::{MAX_HIDDEN, MidLayer};
+use crate::eval::network::{MAX_HIDDEN, MidLayer};
 use std::mem::MaybeUninit;
 
 /// The most bits an activation is given: it must fit an i16 at 1.0.
@@ -130,7 +130,7 @@ impl QuantizedMid {
         for ((o, &s), &b) in scratch.iter_mut().zip(sums).zip(&self.bias) {
             // The scale is a power of two: the product is exact, so the
             // only rounding is the conversion's and the bias's, fused or not.
-            o.write(super::network::sigmoid_with::<FUSED>(
+            o.write(crate::eval::network::sigmoid_with::<FUSED>(
                 s as f32 * self.sum_unit + b,
             ));
         }

@@ -16,7 +16,7 @@
 //! any the encoding writes).
 
 use super::line_aligned::LineAligned;
-use super::network::{MAX_HIDDEN, Mlp};
+use crate::eval::network::{MAX_HIDDEN, Mlp};
 
 /// An input's fraction bits: inputs up to 16 in magnitude.
 const INPUT_BITS: i32 = 11;

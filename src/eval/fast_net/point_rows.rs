@@ -22,7 +22,7 @@
 //! the network is built.
 
 use super::line_aligned::LineAligned;
-use super::network::{MAX_HIDDEN, Mlp};
+use crate::eval::network::{MAX_HIDDEN, Mlp};
 
 /// Points per side, and the inputs each point has.
 const POINTS: usize = 24;
@@ -45,7 +45,7 @@ const UNITS_PER_BLOCK: usize = 128;
 
 /// Checker counts of the 48 points, side 0's first: what the encoding
 /// writes for a network that takes counts.
-pub(super) type Counts = super::encoding::PointCounts;
+pub(super) type Counts = crate::eval::encoding::PointCounts;
 const _: () = assert!(std::mem::size_of::<Counts>() == SLOTS);
 
 pub(super) struct PointRows {
