@@ -1,6 +1,7 @@
 //! The layer order of `docs/architecture.md`, kept true: every path into
 //! the crate (`crate::module`) in non-test code points to a lower layer,
-//! and no two sibling files import each other.
+//! no two sibling files import each other, and no loop of imports runs
+//! between files in different folders.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -50,51 +51,11 @@ fn code_of(path: &Path) -> String {
 /// Every module name that follows `prefix` in `code` (comments left
 /// out): `crate::a::x` gives `a`, `crate::{a, b::{c}}` gives `a` and `b`.
 fn names_after(code: &str, prefix: &str) -> Vec<String> {
-    let code: String = code
-        .lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let ident = |t: &str| -> String {
-        let t = t.trim_start();
-        let end = t
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(t.len());
-        t[..end].to_string()
-    };
-    let mut out = Vec::new();
-    let mut rest = code.as_str();
-    while let Some(at) = rest.find(prefix) {
-        let before = rest[..at].chars().last();
-        rest = &rest[at + prefix.len()..];
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-            continue;
-        }
-        if let Some(group) = rest.strip_prefix('{') {
-            // The names at the group's top level.
-            let mut depth = 0;
-            let mut start = 0;
-            for (i, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => {
-                        out.push(ident(&group[start..i]));
-                        break;
-                    }
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        out.push(ident(&group[start..i]));
-                        start = i + 1;
-                    }
-                    _ => {}
-                }
-            }
-        } else {
-            out.push(ident(rest));
-        }
-    }
-    out.retain(|n| !n.is_empty());
-    out
+    paths_after(code, prefix)
+        .into_iter()
+        .filter_map(|p| p.into_iter().next())
+        .filter(|n| !n.is_empty())
+        .collect()
 }
 
 /// `src/a/b.rs` → ("a", "b"); `src/a.rs` → ("a", "").
@@ -233,4 +194,285 @@ fn the_python_package_goes_through_the_facade() {
         used.contains("analysis"),
         "the package never asks the facade"
     );
+}
+
+/// Every path that follows `prefix` in `code` (comments left out), as its
+/// segments, groups expanded: `super::{a, b::{c, d}}` gives `[a]`,
+/// `[b, c]` and `[b, d]`; `super::*` gives `[*]`. An occurrence that
+/// continues a longer path (`x::super::`) is not one.
+fn paths_after(code: &str, prefix: &str) -> Vec<Vec<String>> {
+    let code: String = code
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut out = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find(prefix) {
+        let before = rest[..at].chars().last();
+        rest = &rest[at + prefix.len()..];
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            continue;
+        }
+        expand(rest, Vec::new(), &mut out);
+    }
+    out
+}
+
+/// The paths written at the start of `text` after the segments `head`.
+fn expand(text: &str, head: Vec<String>, out: &mut Vec<Vec<String>>) {
+    let text = text.trim_start();
+    if let Some(group) = text.strip_prefix('{') {
+        let mut depth = 0;
+        let mut start = 0;
+        for (i, c) in group.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' | ',' if depth == 0 => {
+                    let item = &group[start..i];
+                    if !item.trim().is_empty() {
+                        expand(item, head.clone(), out);
+                    }
+                    if c == '}' {
+                        return;
+                    }
+                    start = i + 1;
+                }
+                '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        return;
+    }
+    let end = text
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '*'))
+        .unwrap_or(text.len());
+    let mut path = head;
+    path.push(text[..end].to_string());
+    match text[end..].strip_prefix("::") {
+        Some(more) => expand(more, path, out),
+        None => out.push(path),
+    }
+}
+
+/// The file of module `module` (segments below `src`), if it exists.
+fn module_file(src: &Path, module: &[String]) -> Option<PathBuf> {
+    if module.is_empty() {
+        return Some(src.join("lib.rs"));
+    }
+    let dir = module.iter().fold(src.to_path_buf(), |d, m| d.join(m));
+    let file = dir.with_extension("rs");
+    if file.exists() {
+        Some(file)
+    } else if dir.join("mod.rs").exists() {
+        Some(dir.join("mod.rs"))
+    } else {
+        None
+    }
+}
+
+/// The module a file under `src` is (`src/a/mod.rs` → `[a]`,
+/// `src/a/b.rs` → `[a, b]`, `src/lib.rs` → `[]`).
+fn module_of(src: &Path, path: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = path
+        .strip_prefix(src)
+        .unwrap()
+        .iter()
+        .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_string())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
+    }
+    parts
+}
+
+/// A folder root's re-exports (`pub use child::Item;`): each item's name
+/// and the path, from the root's module, it stands for.
+fn re_exports(code: &str) -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    for prefix in ["pub use ", "pub(crate) use "] {
+        for p in paths_after(code, prefix) {
+            if let Some(last) = p.last().filter(|l| *l != "*") {
+                out.insert(last.clone(), p);
+            }
+        }
+    }
+    out
+}
+
+/// The lines of `code` that are not re-exports.
+fn without_re_exports(code: &str) -> String {
+    let mut out = String::new();
+    let mut in_re_export = false;
+    for line in code.lines() {
+        let t = line.trim_start();
+        if t.starts_with("pub use ") || t.starts_with("pub(crate) use ") {
+            in_re_export = true;
+        }
+        if !in_re_export {
+            out.push_str(line);
+            out.push('\n');
+        }
+        if in_re_export && line.trim_end().ends_with(';') {
+            in_re_export = false;
+        }
+    }
+    out
+}
+
+/// The file a path names, from module `base`: the deepest module file
+/// it walks through, and through a folder root's re-export to the file
+/// that defines the item.
+fn resolve(src: &Path, mut base: Vec<String>, path: &[String]) -> Option<PathBuf> {
+    for (i, segment) in path.iter().enumerate() {
+        base.push(segment.clone());
+        if module_file(src, &base).is_some() {
+            continue;
+        }
+        base.pop();
+        let root = module_file(src, &base)?;
+        let exported = re_exports(&code_of(&root)).remove(segment);
+        if let Some(via) = exported.filter(|v| v.len() > 1) {
+            let mut rest: Vec<String> = via[..via.len() - 1].to_vec();
+            rest.extend(path[i..].iter().cloned());
+            return resolve(src, base, &rest);
+        }
+        break;
+    }
+    module_file(src, &base)
+}
+
+/// The files each file of the tree under `src` imports or calls into
+/// (its test module left out): `crate::` and `super::` paths resolved
+/// to the file that defines what they name (through re-exports), and a
+/// folder's own `mod.rs` reaching into its child modules by name
+/// (`child::item`; its re-exports of them are its face, not a use).
+fn file_graph(src: &Path) -> BTreeMap<PathBuf, BTreeSet<PathBuf>> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let mut graph = BTreeMap::new();
+    for path in &files {
+        let code = without_re_exports(&code_of(path));
+        let own = module_of(src, path);
+        let is_folder_root = matches!(
+            path.file_stem().and_then(|s| s.to_str()),
+            Some("mod" | "lib")
+        );
+        let mut starts: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+        for p in paths_after(&code, "crate::") {
+            starts.push((Vec::new(), p));
+        }
+        for mut p in paths_after(&code, "super::") {
+            let mut base = own.clone();
+            base.pop();
+            while p.first().is_some_and(|s| s == "super") {
+                p.remove(0);
+                base.pop();
+            }
+            starts.push((base, p));
+        }
+        if is_folder_root {
+            for child in names_after(&code, "mod ") {
+                if module_file(src, &[own.clone(), vec![child.clone()]].concat()).is_some() {
+                    for p in paths_after(&code, &format!("{child}::")) {
+                        starts.push((own.clone(), [vec![child.clone()], p].concat()));
+                    }
+                }
+            }
+        }
+        let mut targets = BTreeSet::new();
+        for (base, p) in starts {
+            if let Some(target) = resolve(src, base, &p)
+                && target != *path
+            {
+                targets.insert(target);
+            }
+        }
+        graph.insert(path.clone(), targets);
+    }
+    graph
+}
+
+/// The loops of imports that run between files in different folders: for
+/// each import from one folder into another, the way back, if any.
+fn loops_across_folders(src: &Path) -> Vec<String> {
+    let graph = file_graph(src);
+    let reaches = |from: &PathBuf, to: &PathBuf| -> Option<Vec<PathBuf>> {
+        // Breadth first, remembering the way.
+        let mut came_from: BTreeMap<PathBuf, PathBuf> = BTreeMap::new();
+        let mut queue = std::collections::VecDeque::from([from.clone()]);
+        let mut seen = BTreeSet::from([from.clone()]);
+        while let Some(at) = queue.pop_front() {
+            if at == *to {
+                let mut way = vec![at.clone()];
+                let mut cur = at;
+                while let Some(prev) = came_from.get(&cur) {
+                    way.push(prev.clone());
+                    cur = prev.clone();
+                }
+                way.reverse();
+                return Some(way);
+            }
+            for next in graph.get(&at).into_iter().flatten() {
+                if seen.insert(next.clone()) {
+                    came_from.insert(next.clone(), at.clone());
+                    queue.push_back(next.clone());
+                }
+            }
+        }
+        None
+    };
+    let name = |p: &PathBuf| p.strip_prefix(src).unwrap().display().to_string();
+    let mut loops = BTreeSet::new();
+    for (a, targets) in &graph {
+        for b in targets {
+            if a.parent() == b.parent() {
+                continue;
+            }
+            if let Some(way) = reaches(b, a) {
+                let mut names: Vec<String> = std::iter::once(a).chain(&way).map(name).collect();
+                // One entry per loop, whichever edge found it.
+                let start = (0..names.len() - 1)
+                    .min_by_key(|&i| names[i].clone())
+                    .unwrap();
+                names.pop();
+                names.rotate_left(start);
+                names.push(names[0].clone());
+                loops.insert(names.join(" -> "));
+            }
+        }
+    }
+    loops.into_iter().collect()
+}
+
+#[test]
+fn no_loop_of_imports_runs_between_folders() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let loops = loops_across_folders(&src);
+    assert!(
+        loops.is_empty(),
+        "files in different folders that import each other, round a loop:\n{}",
+        loops.join("\n")
+    );
+}
+
+#[test]
+fn a_deliberate_loop_across_folders_is_found() {
+    // The fixture: `engine/mod.rs` calls into its child `engine/plan/mod.rs`,
+    // which imports a helper back from `engine/mod.rs`; `engine/rules.rs`
+    // is imported by both and imports nothing, so it is in no loop.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/architecture/loop/src");
+    let loops = loops_across_folders(&src);
+    assert_eq!(
+        loops,
+        ["engine/mod.rs -> engine/plan/mod.rs -> engine/mod.rs"],
+        "{loops:?}"
+    );
+    let graph = file_graph(&src);
+    let rules = src.join("engine/rules.rs");
+    assert!(graph[&src.join("engine/plan/mod.rs")].contains(&rules));
+    assert!(graph[&rules].is_empty());
 }

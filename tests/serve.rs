@@ -67,7 +67,7 @@ fn the_api_answers_what_the_command_line_answers() {
     let (status, doc) = server.get("/api/docs");
     assert_eq!(status, 200);
     let router = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/serve/mod.rs"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/serve/server.rs"),
     )
     .unwrap();
     let routes: Vec<&str> = router

@@ -16,15 +16,14 @@ mod listener;
 mod page;
 mod play;
 mod rollout;
+mod server;
 mod wildbg;
 
 pub use error::ApiError;
+pub use server::{router, run};
 
 use crate::analysis::{Analyzer, TrialProgress};
 use crate::eval::Evaluator;
-use axum::Router;
-use axum::extract::DefaultBodyLimit;
-use axum::routing::{get, post};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -89,7 +88,7 @@ impl Cost {
 /// What every handler shares.
 pub struct AppState {
     analyzer: Analyzer<'static>,
-    games: play::Games,
+    games: play::store::Games,
     rollouts: rollout::RolloutJobs,
     quick: Lane,
     deep: Lane,
@@ -104,7 +103,7 @@ impl AppState {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Arc::new(AppState {
             analyzer: Analyzer::new(eval),
-            games: play::games(),
+            games: play::store::games(),
             rollouts: rollout::RolloutJobs::new(settings.workers),
             quick: Lane::new(settings.queue * 4, cores * 2),
             deep: Lane::new(settings.queue, settings.workers),
@@ -169,65 +168,4 @@ where
 /// A requested depth, refused beyond what the command line allows.
 pub(crate) fn checked_ply(ply: i64) -> Result<u8, ApiError> {
     crate::analysis::search_ply(ply).map_err(ApiError::bad)
-}
-
-/// Every route of the server.
-pub fn router(state: Arc<AppState>) -> Router {
-    Router::new()
-        .route("/", get(page::index))
-        .route("/api/health", get(api::health))
-        .route("/api/docs", get(page::openapi))
-        .route("/api/analyze", get(api::analyze))
-        .route("/api/evaluate", get(api::evaluate))
-        .route(
-            "/api/review",
-            post(api::review).layer(DefaultBodyLimit::max(
-                crate::notation::MAX_MATCH_BYTES as usize,
-            )),
-        )
-        .route("/api/play", post(play::new_game))
-        .route("/api/play/{id}", get(play::show))
-        .route("/api/play/{id}/{what}", post(play::act).get(play::record))
-        .route("/api/rollout", post(rollout::start))
-        .route(
-            "/api/rollout/{id}",
-            get(rollout::status).delete(rollout::cancel),
-        )
-        .route(
-            "/api/rollout/{id}/{what}",
-            get(rollout::events).post(rollout::cancel_by_post),
-        )
-        .route("/move", get(wildbg::best_moves))
-        .route("/eval", get(wildbg::eval))
-        .fallback(page::not_found)
-        .layer(DefaultBodyLimit::max(64 << 10))
-        .layer(axum::middleware::from_fn(error::json_errors))
-        .with_state(state)
-}
-
-/// Serves until the process is stopped; says where it listens on stdout
-/// first (with port 0 the system picks one).
-pub fn run(eval: Evaluator, settings: ServeSettings) -> anyhow::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(settings.addr)
-            .await
-            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", settings.addr))?;
-        let addr = listener.local_addr()?;
-        let state = AppState::new(eval, &settings);
-        println!("kotra-ai serve: listening on http://{addr}");
-        use std::io::Write as _;
-        std::io::stdout().flush()?;
-        axum::serve(
-            listener::GuardedListener(listener),
-            router(state).into_make_service_with_connect_info::<listener::Client>(),
-        )
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
-        Ok(())
-    })
 }

@@ -19,100 +19,34 @@ pub mod database;
 pub mod dense_adam;
 pub mod dev_set;
 pub mod distill;
+mod error;
 pub mod lambda_returns;
 pub mod learner;
+mod options;
 pub mod plan;
 pub mod rollout_targets;
 pub mod run_folders;
 pub mod selfplay;
 pub mod siblings;
+mod step_report;
 pub(crate) mod win_window;
 
 use crate::eval::{Evaluator, Model};
-use crate::players::{DuelResult, NetPlayer, PubEvalPlayer, duel};
 use crate::seed::splitmix;
-use checkpoint::{Checkpoint, CheckpointError};
+use checkpoint::Checkpoint;
 pub use config::{ExtraSet, RolloutPick, TrainConfig};
 use curve::CurvePoint;
 use dev_set::DevSet;
+pub use error::TrainError;
 use learner::Learners;
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
+pub use options::TrainOptions;
+use std::path::Path;
 use std::time::Instant;
+use step_report::{Steps, measure, progress_bar};
 
 /// File names inside a run's output folder.
 pub const CHECKPOINT_FILE: &str = "checkpoint.bin";
 pub const MODEL_FILE: &str = "model.net";
-
-pub struct TrainOptions {
-    /// The config of a new run; on resume, if given, it must match the
-    /// checkpoint's (except for the number of games).
-    pub config: Option<TrainConfig>,
-    /// Overrides the total number of games.
-    pub games: Option<u64>,
-    pub out_dir: PathBuf,
-    pub resume: bool,
-    pub dev_set: Option<PathBuf>,
-    pub progress: bool,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum TrainError {
-    #[error(transparent)]
-    Checkpoint(#[from] CheckpointError),
-    #[error(transparent)]
-    DevSet(#[from] dev_set::DevSetError),
-    #[error(
-        "{0} already holds a checkpoint: pass --resume to continue it, or choose another --out"
-    )]
-    Exists(PathBuf),
-    #[error("nothing to resume: {0} does not exist")]
-    NothingToResume(PathBuf),
-    #[error(
-        "checkpoint was made with a different config; resume uses the checkpoint's own config ({0})"
-    )]
-    ConfigMismatch(String),
-    #[error("{0}")]
-    Restore(String),
-    /// Reading the initial model or writing `model.net`.
-    #[error(transparent)]
-    Model(#[from] crate::eval::ModelError),
-    #[error("cannot write {path}: {error}")]
-    Write {
-        path: PathBuf,
-        error: std::io::Error,
-    },
-    #[error("cannot read {path}: {error}")]
-    Read {
-        path: PathBuf,
-        error: std::io::Error,
-    },
-    #[error(
-        "the config has no distill_teacher: its games are played by the network being trained, step by step, so there is nothing to shard (run kotra-ai train)"
-    )]
-    NotShardable,
-    #[error("the shard count must be at least 1")]
-    NoShards,
-    #[error("shard {index} of {count}: a shard's index must be below the count")]
-    ShardIndex { index: u64, count: u64 },
-    #[error(
-        "{missing} of {total} chunks are not in {dir} yet: shards {shards} have not finished (run them again)"
-    )]
-    MissingShards {
-        missing: usize,
-        total: usize,
-        dir: PathBuf,
-        shards: String,
-    },
-    #[error("{path} holds another chunk than the shards' {from}: merge into a new folder")]
-    MergeConflict { path: PathBuf, from: PathBuf },
-    #[error("training positions {path}: {why} (delete the file to play its games again)")]
-    Positions { path: PathBuf, why: String },
-    #[error("banked rollouts {path}: {why}")]
-    BankedRollouts { path: PathBuf, why: String },
-    #[error(transparent)]
-    Database(#[from] database::DatabaseError),
-}
 
 /// Runs (or continues) training until `config.games` games are played.
 pub fn train(opts: &TrainOptions) -> Result<Checkpoint, TrainError> {
@@ -455,88 +389,5 @@ impl Checkpoint {
     /// the config keeps one, else the current weights.
     pub fn published(&self) -> &Model {
         self.averaged.as_ref().unwrap_or(&self.model)
-    }
-}
-
-/// Strength of the current model: mirrored duels against PubEval and the
-/// previous measurement's model, and the dev-set error.
-fn measure(state: &Checkpoint, dev: Option<&DevSet>, loss: learner::StepLoss) -> CurvePoint {
-    let cfg = &state.config;
-    let eval = Arc::new(Evaluator::new(state.published().clone()));
-    let me = NetPlayer {
-        eval: eval.clone(),
-        ply: 0,
-    };
-    let seed = splitmix(cfg.seed ^ state.games_played);
-    let vs_pubeval = duel(&me, &PubEvalPlayer, cfg.measure_games, seed);
-    let vs_previous = match &state.previous {
-        Some(prev) => {
-            let prev = NetPlayer {
-                eval: Arc::new(Evaluator::new(prev.clone())),
-                ply: 0,
-            };
-            duel(&me, &prev, cfg.measure_games, seed ^ 7)
-        }
-        None => DuelResult::not_played(),
-    };
-    CurvePoint {
-        games: state.games_played,
-        seconds: state.seconds,
-        loss_contact: loss.contact.unwrap_or(f64::NAN),
-        loss_race: loss.race.unwrap_or(f64::NAN),
-        loss_crashed: loss.crashed.unwrap_or(f64::NAN),
-        ppg_pubeval: vs_pubeval.ppg,
-        se_pubeval: vs_pubeval.se,
-        ppg_previous: vs_previous.ppg,
-        se_previous: vs_previous.se,
-        dev_mp: dev.map_or(f64::NAN, |d| d.mean_error_mp(&eval)),
-    }
-}
-
-/// What a training bar counts.
-#[derive(Clone, Copy)]
-enum Steps {
-    /// Self-play games: many a second, so their rate and eta mean something.
-    Games,
-    /// A distillation's teacher games still to play (chunks already on
-    /// disk are not counted): quick too.
-    TeacherGames,
-    /// A distillation's passes: minutes each, and indicatif's rate over a
-    /// handful of slow steps reads "0/s, eta 16w", so the bar shows only
-    /// the time spent.
-    Epochs,
-}
-
-/// A bar over `total` steps, `done` of them done before this session.
-fn progress_bar(visible: bool, total: u64, done: u64, steps: Steps) -> indicatif::ProgressBar {
-    let bar = crate::progress::bar(visible, total, &bar_template(steps));
-    bar.set_position(done);
-    bar
-}
-
-fn bar_template(steps: Steps) -> String {
-    const RATE: &str = " ({per_sec}, eta {eta})";
-    let (unit, rate) = match steps {
-        Steps::Games => ("games", RATE),
-        Steps::TeacherGames => ("teacher games to play", RATE),
-        Steps::Epochs => ("epochs", ""),
-    };
-    format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}{rate} {{prefix}} {{msg}}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{Steps, bar_template};
-
-    #[test]
-    fn only_a_games_bar_shows_rate_and_eta() {
-        assert!(bar_template(Steps::Games).contains("{per_sec}, eta {eta}"));
-        let epochs = bar_template(Steps::Epochs);
-        assert!(!epochs.contains("per_sec") && !epochs.contains("eta"));
-        assert!(epochs.contains("{pos}/{len} epochs"));
-        assert!(
-            bar_template(Steps::TeacherGames)
-                .contains("{pos}/{len} teacher games to play ({per_sec}, eta {eta})")
-        );
     }
 }

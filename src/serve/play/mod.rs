@@ -13,12 +13,13 @@
 //!   game): your actions; kotra-ai answers at once;
 //! - `GET /api/play/{id}/record.mat` and `record.sgf`: the session so far.
 //!
-//! At most [`MAX_GAMES`] sessions are held, a tenth of them for one
+//! At most [`store::MAX_GAMES`] sessions are held, a tenth of them for one
 //! client; the oldest goes first, and its id then answers 410.
 
 mod session;
+pub(super) mod store;
 
-use super::held::{Held, lock};
+use super::held::lock;
 use super::listener::Client;
 use super::{ApiError, AppState, Cost, checked_ply, job};
 use crate::backgammon::{CubeOwner, Phase, step_orders};
@@ -31,18 +32,8 @@ use serde_json::{Value, json};
 use session::{ENGINE, PlayError, Session, YOU};
 use std::sync::{Arc, Mutex};
 
-/// Sessions held at once; a new one past this drops the oldest.
-pub const MAX_GAMES: usize = 1000;
-
 /// The longest match a session may be.
 pub const MAX_MATCH_LENGTH: u32 = 64;
-
-/// The sessions the server holds, by id.
-pub type Games = Held<Mutex<Session>>;
-
-pub fn games() -> Games {
-    Held::new("/api/play", "games", MAX_GAMES)
-}
 
 impl From<PlayError> for ApiError {
     fn from(e: PlayError) -> ApiError {

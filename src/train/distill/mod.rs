@@ -25,10 +25,12 @@
 
 use super::checkpoint::Checkpoint;
 use super::dev_set::DevSet;
+use super::error::TrainError;
 use super::learner::{AdamPass, Learners};
+use super::options::TrainOptions;
 use super::plan::{DistillPlan, Weighting};
 use super::selfplay::Sample;
-use super::{Steps, TrainError, TrainOptions, measure, progress_bar};
+use super::step_report::{Steps, measure, progress_bar};
 use crate::backgammon::Position;
 use crate::eval::game_plan::GamePlan;
 use crate::eval::{Evaluator, Model, NetKind, contact_net};
