@@ -476,3 +476,49 @@ fn a_deliberate_loop_across_folders_is_found() {
     assert!(graph[&src.join("engine/plan/mod.rs")].contains(&rules));
     assert!(graph[&rules].is_empty());
 }
+
+/// README's layout names every module under `src/` and every folder of
+/// the repository that is kept (not `target/` or `runs/`, which hold
+/// builds and runs), so that the drawing a new reader trusts is the tree.
+#[test]
+fn the_readme_layout_names_every_module_and_folder() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let layout = readme
+        .split("## Layout")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README has a Layout section");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root.join("src")).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if name == "lib.rs" || name == "main.rs" {
+            continue;
+        }
+        let named = if path.is_dir() {
+            layout.contains(&format!("src/{name}/"))
+        } else {
+            layout.contains(&format!("src/{name}")) || layout.contains(&format!(" {name}"))
+        };
+        if !named {
+            missing.push(format!("src/{name}"));
+        }
+    }
+    for entry in std::fs::read_dir(root).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if path.is_dir()
+            && !name.starts_with('.')
+            && !["target", "runs"].contains(&name.as_str())
+            && !layout.contains(&format!("\n    {name}/"))
+        {
+            missing.push(format!("{name}/"));
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "README's layout does not name: {}",
+        missing.join(", ")
+    );
+}
