@@ -8,6 +8,7 @@
 //! Reports derive `Serialize`; their JSON is what `kotra-ai ... --json`
 //! prints (values rounded to six decimals there, never in the reports).
 
+pub mod any_game;
 mod explain;
 mod report;
 mod request;

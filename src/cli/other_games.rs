@@ -5,11 +5,14 @@
 use super::Command;
 use super::rollout::RolloutArgs;
 use super::train::TrainArgs;
+use crate::analysis::any_game::{
+    AnalysedGame, GameRolloutFigures, candidate_count, evaluate_game, rank_game_turns,
+    roll_out_game, roll_out_game_turns,
+};
 use crate::eval::game_net::{GameModel, GameModelError};
 use crate::game::{After, Game};
 use crate::players::any_game::{duel_game_reporting, parse_game_player};
-use crate::rollout::any_game::{GameRollout, GameRolloutSettings, roll_out, roll_out_turns};
-use crate::search::any_game::{position_outputs, turn_outputs, turn_values};
+use crate::rollout::any_game::GameRolloutSettings;
 use crate::train::any_game::{GameTrainConfig, GameTrainer, checkpoint_path};
 use anyhow::{Context, bail};
 
@@ -22,18 +25,12 @@ use anyhow::{Context, bail};
 /// Icelandic Kotra (400 games) and +0.36 ± 0.06 in Icehouse Kotra (200).
 const DEFAULT_PLY: u8 = 1;
 
-/// What the command line needs beyond [`Game`].
-pub trait CliGame: Game {
+/// What the command line needs beyond the facade's [`AnalysedGame`].
+pub trait CliGame: AnalysedGame {
     fn parse(&self, text: &str) -> anyhow::Result<Self::State>;
     fn board(&self, state: &Self::State) -> String;
-    /// Named chances from network outputs, for analysis.
-    fn chances(&self, outputs: &[f32]) -> Vec<(String, f32)>;
     /// The shipped network's file.
     fn shipped(&self) -> &'static [u8];
-    /// Why a position cannot be rolled out under this game's options.
-    fn rollout_refusal(&self) -> Option<&'static str> {
-        None
-    }
 }
 
 impl CliGame for crate::icelandic::game::IcelandicKotra {
@@ -53,16 +50,8 @@ impl CliGame for crate::icelandic::game::IcelandicKotra {
     fn board(&self, state: &Self::State) -> String {
         crate::icelandic::ascii_board(state)
     }
-    fn chances(&self, y: &[f32]) -> Vec<(String, f32)> {
-        crate::icelandic::game::win_type_chances(y)
-    }
     fn shipped(&self) -> &'static [u8] {
         include_bytes!("../../models/icelandic-kotra.net")
-    }
-    fn rollout_refusal(&self) -> Option<&'static str> {
-        self.options.equalizing_throw.then_some(
-            "--equalizing-throw: a position does not record who took the first turn, which the equalizing throw depends on",
-        )
     }
 }
 
@@ -76,9 +65,6 @@ impl CliGame for crate::icehouse::game::IcehouseKotra {
     }
     fn board(&self, state: &Self::State) -> String {
         crate::icehouse::ascii_board(state)
-    }
-    fn chances(&self, y: &[f32]) -> Vec<(String, f32)> {
-        vec![("win".into(), y[0]), ("lose".into(), 1.0 - y[0])]
     }
     fn shipped(&self) -> &'static [u8] {
         include_bytes!("../../models/icehouse-kotra.net")
@@ -273,59 +259,39 @@ fn analyze<G: CliGame>(
         .map_err(|e| anyhow::anyhow!("--{e}"))?;
     let s = game.parse(position)?;
     let net = model_arg(game, model)?.net;
-    let n_out = game.outputs();
     let Some(dice) = dice else {
-        let y = position_outputs(game, &net, &s, ply);
-        let equity = crate::search::any_game::position_value(game, &net, &s, ply);
-        let chances = game.chances(&y[..n_out]);
+        let r = evaluate_game(game, &net, &s, ply);
         if json {
-            let c: serde_json::Map<String, serde_json::Value> = chances
-                .iter()
-                .map(|(k, p)| (k.clone(), (*p).into()))
-                .collect();
-            println!(
-                "{}",
-                serde_json::json!({"equity": equity, "ply": ply, "chances": c})
-            );
+            println!("{}", serde_json::to_string(&r)?);
         } else {
             println!("{}", game.board(&s));
-            println!("equity {equity:+.3} points for the side to move ({ply}-ply)");
-            println!("chances: {}", chances_text(&chances));
+            println!(
+                "equity {:+.3} points for the side to move ({ply}-ply)",
+                r.equity
+            );
+            println!("chances: {}", chances_text(&r.chances));
         }
         return Ok(());
     };
     let roll = dice_arg(game, Some(dice))?;
-    let turns = game.turns(&s, roll);
-    let values = turn_values(game, &net, &s, &turns, ply);
-    let order = best_first(&values);
-    let best = values[order[0]];
-    let mut rows = Vec::new();
-    for &i in &order {
-        let chances = match game.after(&s, &turns[i]) {
-            After::Ended(end) => vec![(format!("game over ({:+} points)", end.points), 1.0)],
-            After::Next(_) => game.chances(&turn_outputs(game, &net, &s, &turns[i], ply)[..n_out]),
-        };
-        rows.push((game.turn_text(&s, &turns[i]), values[i], chances));
-    }
+    let r = rank_game_turns(game, &net, &s, roll, ply);
     if json {
-        let moves: Vec<_> = rows
-            .iter()
-            .map(|(m, e, c)| {
-                let c: serde_json::Map<String, serde_json::Value> =
-                    c.iter().map(|(k, p)| (k.clone(), (*p).into())).collect();
-                serde_json::json!({"move": m, "equity": e, "chances": c})
-            })
-            .collect();
-        println!("{}", serde_json::json!({ "ply": ply, "moves": moves }));
+        println!("{}", serde_json::to_string(&r)?);
     } else {
-        for (i, (m, e, c)) in rows.iter().enumerate() {
+        let best = r.moves.first().map_or(0.0, |m| m.equity);
+        for (i, m) in r.moves.iter().enumerate() {
             let diff = if i == 0 {
                 String::new()
             } else {
-                format!(" ({:+.3})", e - best)
+                format!(" ({:+.3})", m.equity - best)
             };
-            println!("{:>3}. {ply}-ply {m:<40} {e:+.3}{diff}", i + 1);
-            println!("       {}", chances_text(c));
+            println!(
+                "{:>3}. {ply}-ply {:<40} {:+.3}{diff}",
+                i + 1,
+                m.text,
+                m.equity
+            );
+            println!("       {}", chances_text(&m.chances));
         }
     }
     Ok(())
@@ -335,9 +301,6 @@ fn analyze<G: CliGame>(
 /// with dice the best `--candidates` turns of the roll at 0-ply, each
 /// rolled out to the end with the same dice.
 fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
-    if let Some(why) = game.rollout_refusal() {
-        bail!("cannot roll out with {why}");
-    }
     let backgammon_only = [
         ("--cubeful", args.cubeful),
         ("--truncate", args.truncate.is_some()),
@@ -357,14 +320,7 @@ fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
         // (`rollout::any_game`): at 0-ply plain trials are cheaper.
         variance_reduction: !args.no_variance_reduction && ply > 0,
     };
-    let figures = |r: &GameRollout| {
-        serde_json::json!({
-            "points": {"mean": r.points.mean, "se": r.points.se},
-            "wins": {"mean": r.wins.mean, "se": r.wins.se},
-            "losses": {"mean": r.losses.mean, "se": r.losses.se},
-        })
-    };
-    let text = |r: &GameRollout| {
+    let text = |r: &GameRolloutFigures| {
         format!(
             "{:+.3} ± {:.3} points, wins {:.1}% ± {:.1}, losses {:.1}% ± {:.1}",
             r.points.mean,
@@ -382,77 +338,41 @@ fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
     };
     let Some(dice) = args.dice.as_deref() else {
         let bar = super::rollout::bar(!args.json, trials.into());
-        let r = roll_out(game, &net, &state, &settings, &|n| bar.inc(n));
+        let r = roll_out_game(game, &net, &state, &settings, &|n| bar.inc(n))?;
         bar.finish_and_clear();
         if args.json {
-            let mut out = figures(&r);
-            out["trials"] = trials.into();
-            out["ply"] = ply.into();
-            out["seed"] = seed.into();
-            out["variance_reduction"] = settings.variance_reduction.into();
-            println!("{out}");
+            println!("{}", serde_json::to_string(&r)?);
         } else {
             println!("{}", game.board(&state));
             println!(
                 "Rollout for the side to move: {trials} trials, {ply}-ply play{luck}, seed {seed}"
             );
-            println!("  {}", text(&r));
+            println!("  {}", text(&r.figures));
         }
         return Ok(());
     };
     let roll = dice_arg(game, Some(dice))?;
-    let turns = game.turns(&state, roll);
-    let mut order = best_first(&turn_values(game, &net, &state, &turns, 0));
-    order.truncate(args.candidates);
-    let chosen: Vec<G::Turn> = order.iter().map(|&i| turns[i].clone()).collect();
-    let bar = super::rollout::bar(!args.json, u64::from(trials) * chosen.len() as u64);
-    let rolled = roll_out_turns(game, &net, &state, &chosen, &settings, &|n| bar.inc(n));
+    let turns = candidate_count(game, &state, roll, args.candidates);
+    let bar = super::rollout::bar(!args.json, u64::from(trials) * turns as u64);
+    let r = roll_out_game_turns(game, &net, &state, roll, args.candidates, &settings, &|n| {
+        bar.inc(n)
+    })?;
     bar.finish_and_clear();
-    let mut ranked: Vec<(String, GameRollout)> = chosen
-        .iter()
-        .map(|t| game.turn_text(&state, t))
-        .zip(rolled)
-        .collect();
-    ranked.sort_by(|a, b| b.1.points.mean.total_cmp(&a.1.points.mean));
     if args.json {
-        let moves: Vec<_> = ranked
-            .iter()
-            .map(|(m, r)| {
-                let mut row = figures(r);
-                row["move"] = m.clone().into();
-                row
-            })
-            .collect();
-        println!(
-            "{}",
-            serde_json::json!({
-                "trials": trials,
-                "ply": ply,
-                "seed": seed,
-                "variance_reduction": settings.variance_reduction,
-                "moves": moves
-            })
-        );
+        println!("{}", serde_json::to_string(&r)?);
     } else {
         println!("{}", game.board(&state));
         println!(
             "Rollout of {} candidate turns with {}{}: {trials} trials each, {ply}-ply play{luck}, seed {seed}",
-            ranked.len(),
+            r.moves.len(),
             roll.0,
             roll.1
         );
-        for (i, (m, r)) in ranked.iter().enumerate() {
-            println!("{:>3}. {m:<40} {}", i + 1, text(r));
+        for (i, m) in r.moves.iter().enumerate() {
+            println!("{:>3}. {:<40} {}", i + 1, m.text, text(&m.figures));
         }
     }
     Ok(())
-}
-
-/// The indices of `values`, highest value first (ties in list order).
-fn best_first(values: &[f32]) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..values.len()).collect();
-    order.sort_by(|&a, &b| values[b].total_cmp(&values[a]));
-    order
 }
 
 fn train<G: CliGame>(game: &G, args: TrainArgs) -> anyhow::Result<()> {
