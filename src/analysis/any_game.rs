@@ -279,3 +279,53 @@ fn estimate<S: Serializer>(e: &Estimate, s: S) -> Result<S::Ok, S::Error> {
     map.serialize_entry("se", &e.se)?;
     map.end()
 }
+
+/// Four-player Icehouse Kotra's turns of a roll, in the rules' order,
+/// with the share of the wins each leaves the mover and the turn chosen.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FourPlayerReport {
+    /// 0: the greedy choice; 1: max-n, one reply of the next seat deep.
+    pub ply: u8,
+    pub moves: Vec<FourPlayerLine>,
+    /// The index of the chosen turn (`choice`, and as `maxn_choice` for
+    /// the readers that know it by that name).
+    pub choice: usize,
+    pub maxn_choice: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FourPlayerLine {
+    #[serde(rename = "move")]
+    pub text: String,
+    #[serde(serialize_with = "as_f64")]
+    pub share: f32,
+}
+
+/// Four-player Icehouse Kotra's analysis of `position` with `dice`: no
+/// network, the greedy shares at 0-ply and max-n over them at 1-ply.
+pub fn rank_four_player_turns(
+    position: &crate::icehouse::Position,
+    dice: (u8, u8),
+    ply: u8,
+) -> FourPlayerReport {
+    use crate::icehouse::maxn::{greedy_choice, maxn_choice, shares};
+    let turns = crate::icehouse::legal_turns(position, dice.0, dice.1);
+    let choice = if ply == 0 {
+        greedy_choice(position, &turns)
+    } else {
+        maxn_choice(position, &turns)
+    };
+    let me = position.to_move.index();
+    FourPlayerReport {
+        ply,
+        moves: turns
+            .iter()
+            .map(|t| FourPlayerLine {
+                text: t.text(),
+                share: shares(&t.position)[me],
+            })
+            .collect(),
+        choice,
+        maxn_choice: choice,
+    }
+}

@@ -10,7 +10,8 @@ use anyhow::{Context, bail};
 /// Four-player Icehouse Kotra: show, moves, analyze (max-n) and duel (the
 /// win share of one seat against three others).
 pub fn run_four(command: Command) -> anyhow::Result<()> {
-    use crate::icehouse::maxn::{maxn_choice, shares};
+    use crate::analysis::any_game::rank_four_player_turns;
+    use crate::icehouse::maxn::maxn_choice;
     use crate::players::four_player::{FourPlayer, seat_share};
     let parse = |text: &str| {
         icehouse_position(
@@ -94,37 +95,21 @@ pub fn run_four(command: Command) -> anyhow::Result<()> {
             let ply = ply.unwrap_or(1);
             crate::analysis::game_ply(i64::from(ply), "four-player Icehouse Kotra", true)
                 .map_err(|e| anyhow::anyhow!("--{e}"))?;
-            let (p, turns) = position_and_turns(&position, dice.as_deref())?;
-            let pick = if ply == 0 {
-                crate::icehouse::maxn::greedy_choice(&p, &turns)
-            } else {
-                maxn_choice(&p, &turns)
-            };
-            let me = p.to_move.index();
+            let p = parse(&position)?;
+            let roll = dice_arg(&game, dice.as_deref())?;
+            let r = rank_four_player_turns(&p, roll, ply);
             if json {
-                let moves: Vec<_> = turns
-                    .iter()
-                    .map(|t| {
-                        serde_json::json!({
-                            "move": t.text(),
-                            "share": shares(&t.position)[me],
-                        })
-                    })
-                    .collect();
-                println!(
-                    "{}",
-                    serde_json::json!({"ply": ply, "moves": moves, "maxn_choice": pick, "choice": pick})
-                );
+                println!("{}", serde_json::to_string(&r)?);
                 return Ok(());
             }
             let by = if ply == 0 { "greedy" } else { "max-n" };
-            for (i, t) in turns.iter().enumerate() {
+            for (i, m) in r.moves.iter().enumerate() {
                 println!(
                     "{:>3}. {:<44} share {:.3}{}",
                     i + 1,
-                    t.text(),
-                    shares(&t.position)[me],
-                    if i == pick {
+                    m.text,
+                    m.share,
+                    if i == r.choice {
                         format!("  <- {by} choice")
                     } else {
                         String::new()
