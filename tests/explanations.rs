@@ -23,13 +23,10 @@ fn analyze(args: &[&str]) -> Value {
 /// The top move and its explanation's facts of `kind`.
 fn best_and_fact<'a>(v: &'a Value, kind: &str) -> (&'a str, &'a Value) {
     let best = &v["moves"][0];
-    let fact = best["explanation"]["facts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|f| f["kind"] == kind)
-        .unwrap_or_else(|| panic!("no {kind} fact: {best}"));
-    (best["move"].as_str().unwrap(), fact)
+    (
+        best["move"].as_str().unwrap(),
+        fact(&best["explanation"], kind),
+    )
 }
 
 const START: &str = "4HPwATDgc/ABMA";

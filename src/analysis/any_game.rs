@@ -197,9 +197,7 @@ pub fn roll_out_game<G: AnalysedGame>(
     settings: &GameRolloutSettings,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<GamePositionRollout, GameRequestError> {
-    if let Some(why) = game.rollout_refusal() {
-        return Err(GameRequestError::CannotRollOut(why));
-    }
+    refuse_rollout(game)?;
     let r = roll_out(game, net, state, settings, progress);
     Ok(GamePositionRollout {
         setup: settings.into(),
@@ -207,26 +205,37 @@ pub fn roll_out_game<G: AnalysedGame>(
     })
 }
 
-/// The best `candidates` turns of `roll` at 0-ply, each rolled out with
-/// the same dice from the view of the side making it, best first.
-pub fn roll_out_game_turns<G: AnalysedGame>(
+/// The best `candidates` turns of `roll` at 0-ply, best first: what
+/// [`roll_out_game_turns`] rolls out (a front end counts them first, for
+/// its progress); refused, before any work, where the game's options
+/// cannot roll out.
+pub fn best_turns<G: AnalysedGame>(
     game: &G,
     net: &GameNet,
     state: &G::State,
     roll: (u8, u8),
     candidates: usize,
-    settings: &GameRolloutSettings,
-    progress: &(dyn Fn(u64) + Sync),
-) -> Result<GameTurnsRollout, GameRequestError> {
-    if let Some(why) = game.rollout_refusal() {
-        return Err(GameRequestError::CannotRollOut(why));
-    }
+) -> Result<Vec<G::Turn>, GameRequestError> {
+    refuse_rollout(game)?;
     let turns = game.turns(state, roll);
     let mut order = best_first(&turn_values(game, net, state, &turns, 0));
     order.truncate(candidates);
-    let chosen: Vec<G::Turn> = order.iter().map(|&i| turns[i].clone()).collect();
-    let rolled = roll_out_turns(game, net, state, &chosen, settings, progress);
-    let mut moves: Vec<GameTurnRollout> = chosen
+    Ok(order.into_iter().map(|i| turns[i].clone()).collect())
+}
+
+/// `turns` (from [`best_turns`]) each rolled out with the same dice from
+/// the view of the side making it, best first.
+pub fn roll_out_game_turns<G: AnalysedGame>(
+    game: &G,
+    net: &GameNet,
+    state: &G::State,
+    turns: &[G::Turn],
+    settings: &GameRolloutSettings,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<GameTurnsRollout, GameRequestError> {
+    refuse_rollout(game)?;
+    let rolled = roll_out_turns(game, net, state, turns, settings, progress);
+    let mut moves: Vec<GameTurnRollout> = turns
         .iter()
         .zip(&rolled)
         .map(|(t, r)| GameTurnRollout {
@@ -241,14 +250,12 @@ pub fn roll_out_game_turns<G: AnalysedGame>(
     })
 }
 
-/// How many turns [`roll_out_game_turns`] will roll out.
-pub fn candidate_count<G: Game>(
-    game: &G,
-    state: &G::State,
-    roll: (u8, u8),
-    candidates: usize,
-) -> usize {
-    game.turns(state, roll).len().min(candidates)
+/// What a game's options cannot roll out, refused.
+fn refuse_rollout<G: AnalysedGame>(game: &G) -> Result<(), GameRequestError> {
+    match game.rollout_refusal() {
+        Some(why) => Err(GameRequestError::CannotRollOut(why)),
+        None => Ok(()),
+    }
 }
 
 /// The indices of `values`, highest value first (ties in list order).

@@ -60,20 +60,19 @@ pub enum RequestError {
     TruncateZero,
 }
 
+/// `ply` as a depth, refused (as `error`) beyond `max`.
+fn ply_within(ply: i64, max: u8, error: RequestError) -> Result<u8, RequestError> {
+    u8::try_from(ply).ok().filter(|&p| p <= max).ok_or(error)
+}
+
 /// A search depth as gnubg counts plies, refused beyond [`MAX_PLY`].
 pub fn search_ply(ply: i64) -> Result<u8, RequestError> {
-    u8::try_from(ply)
-        .ok()
-        .filter(|&p| p <= MAX_PLY)
-        .ok_or(RequestError::Ply(ply))
+    ply_within(ply, MAX_PLY, RequestError::Ply(ply))
 }
 
 /// A dev-set score's depth, refused beyond [`MAX_SCORE_PLY`].
 pub fn score_ply(ply: i64) -> Result<u8, RequestError> {
-    u8::try_from(ply)
-        .ok()
-        .filter(|&p| p <= MAX_SCORE_PLY)
-        .ok_or(RequestError::ScorePly(ply))
+    ply_within(ply, MAX_SCORE_PLY, RequestError::ScorePly(ply))
 }
 
 /// The depth of an analysis of one of the other two games (`game` its
@@ -85,10 +84,7 @@ pub fn game_ply(ply: i64, game: &'static str, four_players: bool) -> Result<u8, 
     } else {
         MAX_OTHER_GAME_PLY
     };
-    u8::try_from(ply)
-        .ok()
-        .filter(|&p| p <= max)
-        .ok_or(RequestError::GamePly { ply, game, max })
+    ply_within(ply, max, RequestError::GamePly { ply, game, max })
 }
 
 /// A rollout as asked: with dice, `candidates` moves of the roll; without,
@@ -130,10 +126,11 @@ impl RolloutRequest {
             .ok()
             .filter(|t| (1..=MAX_TRIALS).contains(t))
             .ok_or(RequestError::Trials(self.trials))?;
-        let ply = u8::try_from(self.ply)
-            .ok()
-            .filter(|&p| p <= MAX_ROLLOUT_PLY)
-            .ok_or(RequestError::RolloutPly(self.ply))?;
+        let ply = ply_within(
+            self.ply,
+            MAX_ROLLOUT_PLY,
+            RequestError::RolloutPly(self.ply),
+        )?;
         let candidates = usize::try_from(self.candidates)
             .ok()
             .filter(|c| (1..=MAX_CANDIDATES).contains(c))

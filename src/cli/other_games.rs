@@ -6,8 +6,8 @@ use super::Command;
 use super::rollout::RolloutArgs;
 use super::train::TrainArgs;
 use crate::analysis::any_game::{
-    AnalysedGame, GameRolloutFigures, candidate_count, evaluate_game, rank_game_turns,
-    roll_out_game, roll_out_game_turns,
+    AnalysedGame, GameRolloutFigures, best_turns, evaluate_game, rank_game_turns, roll_out_game,
+    roll_out_game_turns,
 };
 use crate::eval::game_net::{GameModel, GameModelError};
 use crate::game::{After, Game};
@@ -352,11 +352,9 @@ fn rollout<G: CliGame>(game: &G, args: &RolloutArgs) -> anyhow::Result<()> {
         return Ok(());
     };
     let roll = dice_arg(game, Some(dice))?;
-    let turns = candidate_count(game, &state, roll, args.candidates);
-    let bar = super::rollout::bar(!args.json, u64::from(trials) * turns as u64);
-    let r = roll_out_game_turns(game, &net, &state, roll, args.candidates, &settings, &|n| {
-        bar.inc(n)
-    })?;
+    let turns = best_turns(game, &net, &state, roll, args.candidates)?;
+    let bar = super::rollout::bar(!args.json, u64::from(trials) * turns.len() as u64);
+    let r = roll_out_game_turns(game, &net, &state, &turns, &settings, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     if args.json {
         println!("{}", serde_json::to_string(&r)?);

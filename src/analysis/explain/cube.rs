@@ -7,6 +7,7 @@
 use crate::backgammon::{Dice, MoveList, Position, legal_moves};
 use crate::cube::{CubeAction, CubeDecision, CubeState, TakeAnswer, static_cube_decision};
 use crate::eval::{Evaluator, Probs};
+use crate::search::best_index;
 use serde::Serialize;
 
 /// The sequences of one exchange: the doubler's 36 rolls, then the
@@ -178,22 +179,11 @@ pub fn market_losers(eval: &Evaluator, pos: &Position, state: &CubeState) -> u16
         .sum()
 }
 
-/// The position after the best move of `dice` by the evaluator alone
-/// (the mover's view), a winning bear-off first.
+/// The position after the move of `dice` that the engine plays at 0-ply
+/// ([`best_index`]), the mover's view.
 fn best_after(eval: &Evaluator, pos: &Position, dice: Dice, list: &mut MoveList) -> Position {
     legal_moves(pos, dice, list);
-    let value = |after: &Position| {
-        if after.is_game_over() {
-            f32::INFINITY
-        } else {
-            -eval.probs(&after.swap()).equity()
-        }
-    };
-    list.iter()
-        .map(|c| (value(&c.position), c.position))
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, p)| p)
-        .unwrap_or(*pos)
+    list.as_slice()[best_index(eval, list, 0)].position
 }
 
 #[cfg(test)]

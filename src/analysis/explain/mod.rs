@@ -88,14 +88,14 @@ impl BoardFacts {
             run = if after.mover_at(p) >= 2 { run + 1 } else { 0 };
             prime = prime.max(run);
         }
-        let (hitting_rolls, shots) = hitting_rolls(after);
+        let opponent_on_bar = after.opponent_at(OPP_BAR);
+        let (hitting_rolls, shots, dances) = opponent_rolls(after, opponent_on_bar > 0);
         let blots = points_where(|n| n == 1);
         let direct_blots = blots
             .iter()
             .copied()
             .filter(|&p| (p.saturating_sub(6)..p).any(|q| after.opponent_at(q as usize) > 0))
             .collect();
-        let opponent_on_bar = after.opponent_at(OPP_BAR);
         let back = (19..=BAR).map(|p| after.mover_at(p)).sum();
         let (mover_pips, opponent_pips) = after.pip_counts();
         let race_lead = opponent_pips as i32 - mover_pips as i32;
@@ -107,7 +107,7 @@ impl BoardFacts {
             shots,
             prime,
             opponent_on_bar,
-            dances: (opponent_on_bar > 0).then(|| dances(after)),
+            dances,
             direct_blots,
             back,
             escapes: (back > 0).then(|| escapes(after)),
@@ -154,37 +154,28 @@ fn escapes(after: &Position) -> u8 {
     rolls
 }
 
-/// The opponent's rolls that enter none of its checkers from the bar.
-fn dances(after: &Position) -> u8 {
-    let roller = after.swap();
-    let on_bar = roller.mover_at(BAR);
-    let mut list = MoveList::new();
-    let mut rolls = 0;
-    for (dice, weight) in Dice::all_rolls() {
-        legal_moves(&roller, dice, &mut list);
-        if list.iter().all(|c| c.position.mover_at(BAR) == on_bar) {
-            rolls += weight;
-        }
-    }
-    rolls
-}
-
-/// The opponent's rolls that hit a checker of the side that just moved.
-fn hitting_rolls(after: &Position) -> (Vec<Dice>, u8) {
+/// One walk over the opponent's 21 rolls (the rules' legal moves): those
+/// that hit at least one checker of the side that just moved, how many of
+/// the 36 they are, and, when `on_bar`, how many of the 36 enter none of
+/// its checkers from the bar.
+fn opponent_rolls(after: &Position, on_bar: bool) -> (Vec<Dice>, u8, Option<u8>) {
     let roller = after.swap();
     // From the roller's view the other side's bar is slot 0, negative.
-    let on_bar = roller.raw()[OPP_BAR];
+    let hit_before = roller.raw()[OPP_BAR];
+    let entering = roller.mover_at(BAR);
     let mut list = MoveList::new();
-    let mut rolls = Vec::new();
-    let mut shots = 0;
+    let (mut rolls, mut shots, mut dances) = (Vec::new(), 0, 0);
     for (dice, weight) in Dice::all_rolls() {
         legal_moves(&roller, dice, &mut list);
-        if list.iter().any(|c| c.position.raw()[OPP_BAR] < on_bar) {
+        if list.iter().any(|c| c.position.raw()[OPP_BAR] < hit_before) {
             rolls.push(dice);
             shots += weight;
         }
+        if on_bar && list.iter().all(|c| c.position.mover_at(BAR) == entering) {
+            dances += weight;
+        }
     }
-    (rolls, shots)
+    (rolls, shots, on_bar.then_some(dances))
 }
 
 /// One checkable difference between two moves, `best` beside `other`.
@@ -316,18 +307,13 @@ pub fn explain(best: &Ranked, other: &Ranked, equity_diff: f32) -> Explanation {
             ),
         ));
     }
-    let only_best: Vec<u8> = a
-        .points
-        .iter()
-        .copied()
-        .filter(|p| !b.points.contains(p))
-        .collect();
-    let only_other: Vec<u8> = b
-        .points
-        .iter()
-        .copied()
-        .filter(|p| !a.points.contains(p))
-        .collect();
+    let only = |mine: &[u8], theirs: &[u8]| -> Vec<u8> {
+        mine.iter()
+            .copied()
+            .filter(|p| !theirs.contains(p))
+            .collect()
+    };
+    let (only_best, only_other) = (only(&a.points, &b.points), only(&b.points, &a.points));
     if !only_best.is_empty() || !only_other.is_empty() {
         if !only_best.is_empty() {
             words.push((true, format!("holds {}", point_names(&only_best))));
@@ -439,30 +425,26 @@ pub fn explain(best: &Ranked, other: &Ranked, equity_diff: f32) -> Explanation {
             format!("keeps {ta} pips of timing outside its home board (against {tb})"),
         ));
     }
-    let side = |pro: bool| -> Vec<String> {
-        words
-            .iter()
-            .filter(|(p, _)| *p == pro)
-            .map(|(_, w)| w.clone())
-            .collect()
+    let (pros, cons): (Vec<_>, Vec<_>) = words.into_iter().partition(|(pro, _)| *pro);
+    let joined = |said: Vec<(bool, String)>| -> String {
+        said.into_iter()
+            .map(|(_, w)| w)
+            .collect::<Vec<_>>()
+            .join("; ")
     };
-    let (pros, cons) = (side(true), side(false));
     let mut sentence = format!(
         "{} is {:.3} better than {}",
         best.text,
         equity_diff.abs(),
         other.text
     );
-    if !pros.is_empty() {
-        sentence += &format!(": {}", pros.join("; "));
+    let had_pros = !pros.is_empty();
+    if had_pros {
+        sentence += &format!(": {}", joined(pros));
     }
     if !cons.is_empty() {
-        sentence += if pros.is_empty() {
-            ", though "
-        } else {
-            "; but "
-        };
-        sentence += &cons.join("; ");
+        sentence += if had_pros { "; but " } else { ", though " };
+        sentence += &joined(cons);
     }
     Explanation {
         against: other.text.to_string(),
