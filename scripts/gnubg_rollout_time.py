@@ -1,25 +1,35 @@
-"""Times GNU Backgammon's 0-ply rollouts of the opening position, for
-scripts/speed_vs_peers.sh: cubeless, one thread, quasi-random dice, first
-without and then with its variance reduction (lookahead), each reported
-as games a second. Run inside gnubg:
+"""Times GNU Backgammon's rollouts of the opening position, for
+scripts/speed_vs_peers.sh: quasi-random dice, first without and then with
+its variance reduction (lookahead), each reported as games a second. Run
+inside gnubg:
 
-    gnubg -t -q -r -p scripts/gnubg_rollout_time.py [TRIALS]
+    TRIALS=324 PLY=1 CUBEFUL=1 THREADS=2 gnubg -t -q -r -p scripts/gnubg_rollout_time.py
 
-It prints `plain G` and `luck G` lines. Only the time is used: gnubg 1.07
-prints a rollout's result only to a terminal, which is not needed here.
+Settings come from the environment (gnubg hands a script no arguments):
+TRIALS (default 1296); PLY (default 0) is the checker play's and, in a cubeful rollout, the cube
+decisions' depth, with gnubg's own move filter for that depth (8 moves
+within 0.16 after 0-ply) and its pruning nets; CUBEFUL is 1 for a cubeful
+money rollout (default 0, cubeless); THREADS defaults to 1. It prints
+`plain G` and `luck G` lines. Only the time is used: gnubg 1.07 prints a
+rollout's result only to a terminal, which is not needed here.
 """
+import os
 import sys
 import time
 
 import gnubg
 
-TRIALS = int(sys.argv[1]) if len(sys.argv) > 1 else 1296
+TRIALS = int(os.environ.get("TRIALS", "1296"))
+PLY = int(os.environ.get("PLY", "0"))
+CUBEFUL = os.environ.get("CUBEFUL", "0") == "1"
+THREADS = int(os.environ.get("THREADS", "1"))
 for c in ("set display off", "set jacoby off", "set beavers 0",
           "set automatic game off", "set automatic move off", "set automatic roll off",
-          "set rng mersenne", "set threads 1", "set cube use off",
+          "set rng mersenne", "set threads %d" % THREADS, "set cube use %s" % ("on" if CUBEFUL else "off"),
           "set player 0 human", "set player 1 human", "new session",
-          "set rollout trials %d" % TRIALS, "set rollout cubeful off",
-          "set rollout chequerplay plies 0", "set rollout quasirandom on",
+          "set rollout trials %d" % TRIALS, "set rollout cubeful %s" % ("on" if CUBEFUL else "off"),
+          "set rollout chequerplay plies %d" % PLY, "set rollout cubedecision plies %d" % PLY,
+          "set rollout quasirandom on",
           "set rollout seed 1", "set board 4HPwATDgc/ABMA"):
     gnubg.command(c)
 for name, switch in (("plain", "off"), ("luck", "on")):

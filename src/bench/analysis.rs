@@ -105,28 +105,26 @@ pub fn explanation_cost(
     [ranking, explaining, deciding, explaining_cube].map(Timings::new)
 }
 
-/// Games per second of a 0-ply rollout of the opening position.
-pub fn rollout_speed(eval: &Evaluator, trials: u32, variance_reduction: bool) -> f64 {
+/// Games per second of a rollout of the opening position with
+/// `settings`; `cubeful` carries a centred money cube through the trials.
+pub fn rollout_speed(eval: &Evaluator, settings: &RolloutSettings, cubeful: bool) -> f64 {
     let searcher = Searcher::new(eval);
-    let settings = RolloutSettings {
-        trials,
-        variance_reduction,
-        ..RolloutSettings::default()
-    };
     // The bear-off tables load (or are built) on first use: outside the
     // clock, as in a long-running engine.
     crate::eval::bearoff::BearoffDb::get();
     crate::eval::bearoff_two_sided::TwoSidedDb::get();
     crate::cube::exact_bearoff::CubefulBearoff::get();
+    let states = [CubeState::money()];
+    let states: &[CubeState] = if cubeful { &states } else { &[] };
     let start = Instant::now();
     let r = rollout(
         &searcher,
         &Position::starting(),
         true,
-        &[],
-        &settings,
+        states,
+        settings,
         &|_| {},
     );
     std::hint::black_box(r);
-    trials as f64 / start.elapsed().as_secs_f64()
+    settings.trials as f64 / start.elapsed().as_secs_f64()
 }

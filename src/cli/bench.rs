@@ -110,17 +110,28 @@ pub fn analyze(set: &std::path::Path, positions: usize, ply: u8) -> anyhow::Resu
 }
 
 /// Rollout games per second, with and without luck adjustment.
-pub fn rollout(trials: u32) -> anyhow::Result<()> {
-    if trials == 0 {
-        anyhow::bail!("--trials must be at least 1");
-    }
+pub fn rollout(trials: u32, ply: i64, cubeful: bool) -> anyhow::Result<()> {
+    let request = crate::analysis::RolloutRequest {
+        trials: u64::from(trials),
+        ply,
+        ..Default::default()
+    };
+    let settings = request.check()?.settings;
     let eval = crate::eval::Evaluator::new(crate::eval::shipped_model()?);
     let threads = rayon::current_num_threads();
-    println!("0-ply rollouts of the opening position, {trials} games, {threads} threads");
+    println!(
+        "{}-ply {} rollouts of the opening position, {trials} games, {threads} threads",
+        settings.ply,
+        if cubeful { "cubeful" } else { "cubeless" }
+    );
     for vr in [false, true] {
-        let per_second = crate::bench::analysis::rollout_speed(&eval, trials, vr);
+        let settings = crate::rollout::RolloutSettings {
+            variance_reduction: vr,
+            ..settings
+        };
+        let per_second = crate::bench::analysis::rollout_speed(&eval, &settings, cubeful);
         println!(
-            "{:<28} {:>9.0} games/s {:>9.0} games/s/thread",
+            "{:<28} {:>9.1} games/s {:>9.1} games/s/thread",
             if vr {
                 "with luck adjustment"
             } else {

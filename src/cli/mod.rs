@@ -219,11 +219,17 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
         ply: u8,
     },
-    /// Games per second in 0-ply rollouts of the opening position.
+    /// Games per second in rollouts of the opening position.
     Rollout {
         /// Trials of the rollout.
         #[arg(long, default_value_t = 1296, allow_negative_numbers = true)]
         trials: u32,
+        /// Checker play inside the rollout, as gnubg counts plies (0 to 2).
+        #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
+        ply: i64,
+        /// Play the cube inside the trials (money play, centred cube).
+        #[arg(long)]
+        cubeful: bool,
     },
     /// Legal-move generation over contact and race positions × all 21 rolls.
     Movegen {
@@ -361,8 +367,13 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
                 },
         } => bench::analyze(&set, positions, ply),
         Command::Bench {
-            what: BenchCommand::Rollout { trials },
-        } => bench::rollout(trials),
+            what:
+                BenchCommand::Rollout {
+                    trials,
+                    ply,
+                    cubeful,
+                },
+        } => bench::rollout(trials, ply, cubeful),
     }
 }
 

@@ -204,6 +204,14 @@ impl Evaluator {
         self.after_move_with(after, Some(memo))
     }
 
+    /// [`Self::probs`] for one of a walk's positions (a roll's replies in
+    /// turn): the network pass starts from `memo`'s first layer, as in
+    /// [`Self::after_candidate`], and the same rules for the memo hold.
+    #[inline]
+    pub fn probs_in_walk(&self, pos: &Position, memo: &mut FirstLayerMemo) -> Probs {
+        self.probs_with(pos, Some(memo))
+    }
+
     #[inline]
     fn after_move_with(&self, after: &Position, memo: Option<&mut FirstLayerMemo>) -> Probs {
         match GameResult::of_mover_win(after) {

@@ -19,7 +19,7 @@ use crate::cube::{
     CubeDecision, CubeState, cube_states, decide, roller_cube_choice, static_cube_decision,
     static_value,
 };
-use crate::eval::{Evaluator, Probs, pubeval};
+use crate::eval::{Evaluator, FirstLayerMemo, Probs, pubeval};
 use rayon::prelude::*;
 
 /// Replies pre-selected inside the tree. With kotra-v15 and a cubeless
@@ -78,6 +78,13 @@ impl Default for Preselection {
     fn default() -> Self {
         Preselection::new()
     }
+}
+
+/// A roll's chosen reply, and (where the game goes on) the probabilities
+/// of the next roller that chose it.
+struct Reply {
+    after: Position,
+    roller: Option<Probs>,
 }
 
 /// The most cube states one node carries (two per state of its parent).
@@ -232,13 +239,7 @@ impl<'a> Searcher<'a> {
     ) -> Probs {
         if ply == 0 {
             let p = self.probs(pos);
-            for (o, s) in out.iter_mut().zip(states) {
-                *o = if self.cubeless {
-                    p.equity() * s.value as f32
-                } else {
-                    static_value(pos, &p, s)
-                };
-            }
+            self.static_values(pos, &p, states, out);
             return p;
         }
         let mut expanded = [CubeState::money(); MAX_STATES];
@@ -316,20 +317,55 @@ impl<'a> Searcher<'a> {
                 None => self.best_at_0ply(moves, 0..moves.len()),
             }
         });
-        self.after_move(&best, states, ply - 1, out)
+        match best.roller {
+            // A leaf: the static values the choice already computed.
+            Some(p) if ply == 1 => {
+                self.values_for_mover(&best.after, states, out, |pos, children, values| {
+                    self.static_values(pos, &p, children, values);
+                    p
+                })
+            }
+            _ => self.after_move(&best.after, states, ply - 1, out),
+        }
     }
 
-    /// The position after the candidate (of `indices`) with the highest
-    /// 0-ply cubeless equity; the first of equals.
-    fn best_at_0ply(&self, moves: &[Candidate], indices: impl Iterator<Item = usize>) -> Position {
-        let mut best = (moves[0].position, f32::NEG_INFINITY);
+    /// The candidate (of `indices`) with the highest 0-ply cubeless
+    /// equity; the first of equals. The candidates are walked through one
+    /// first-layer memo, not the cache: a roll's replies differ in a few
+    /// points, and a leaf's replies are seldom seen twice.
+    fn best_at_0ply(&self, moves: &[Candidate], indices: impl Iterator<Item = usize>) -> Reply {
+        let mut best = Reply {
+            after: moves[0].position,
+            roller: None,
+        };
+        let mut best_equity = f32::NEG_INFINITY;
+        let mut memo = FirstLayerMemo::new();
         for i in indices {
-            let e = self.after_probs(&moves[i].position).equity();
-            if e > best.1 {
-                best = (moves[i].position, e);
+            let after = moves[i].position;
+            let (roller, equity) = match GameResult::of_mover_win(&after) {
+                Some(result) => (None, Probs::won(result).equity()),
+                None => {
+                    let p = self.eval.probs_in_walk(&after.swap(), &mut memo);
+                    (Some(p), p.flip().equity())
+                }
+            };
+            if equity > best_equity {
+                best = Reply { after, roller };
+                best_equity = equity;
             }
         }
-        best.0
+        best
+    }
+
+    /// Each state's static value of `pos` for its roller, from `p`.
+    fn static_values(&self, pos: &Position, p: &Probs, states: &[CubeState], out: &mut [f32]) {
+        for (o, s) in out.iter_mut().zip(states) {
+            *o = if self.cubeless {
+                p.equity() * s.value as f32
+            } else {
+                static_value(pos, p, s)
+            };
+        }
     }
 
     /// The mover's values after moving into `after`, the opponent to roll
@@ -347,13 +383,28 @@ impl<'a> Searcher<'a> {
             }
             return Probs::won(result);
         }
+        self.values_for_mover(after, states, out, |pos, children, values| {
+            self.evaluate(pos, children, ply, values)
+        })
+    }
+
+    /// The mover's values after moving into `after` (a game still going)
+    /// from the opponent's, which `opponent` fills in for the opponent's
+    /// cube states and returns with its probabilities.
+    fn values_for_mover(
+        &self,
+        after: &Position,
+        states: &[CubeState],
+        out: &mut [f32],
+        opponent: impl FnOnce(&Position, &[CubeState], &mut [f32]) -> Probs,
+    ) -> Probs {
         let mut children = [CubeState::money(); MAX_STATES];
         for (c, s) in children.iter_mut().zip(states) {
             *c = s.swapped();
         }
         let mut values = [0f32; MAX_STATES];
         let n = states.len();
-        let p = self.evaluate(&after.swap(), &children[..n], ply, &mut values[..n]);
+        let p = opponent(&after.swap(), &children[..n], &mut values[..n]);
         for ((o, s), v) in out.iter_mut().zip(states).zip(values) {
             *o = s.flip(v);
         }
