@@ -45,24 +45,32 @@ impl EvalCache {
         &self.slots[(h as usize) & self.mask]
     }
 
-    /// The cached probabilities of `position`, or `compute`'s, stored.
+    /// The cached probabilities of `position`, if any.
     #[inline]
-    pub fn get_or(&self, position: &Position, compute: impl FnOnce() -> Probs) -> Probs {
-        let slot = self.slot(position);
-        if let Ok(guard) = slot.try_lock()
-            && let Some(entry) = *guard
-            && entry.position == *position
-        {
-            return entry.probs;
-        }
-        let probs = compute();
-        if let Ok(mut guard) = slot.try_lock() {
+    pub fn get(&self, position: &Position) -> Option<Probs> {
+        let guard = self.slot(position).try_lock().ok()?;
+        guard.filter(|e| e.position == *position).map(|e| e.probs)
+    }
+
+    /// Stores `probs` as `position`'s, unless its slot is busy.
+    #[inline]
+    pub fn put(&self, position: &Position, probs: Probs) {
+        if let Ok(mut guard) = self.slot(position).try_lock() {
             *guard = Some(Entry {
                 position: *position,
                 probs,
             });
         }
-        probs
+    }
+
+    /// The cached probabilities of `position`, or `compute`'s, stored.
+    #[inline]
+    pub fn get_or(&self, position: &Position, compute: impl FnOnce() -> Probs) -> Probs {
+        self.get(position).unwrap_or_else(|| {
+            let probs = compute();
+            self.put(position, probs);
+            probs
+        })
     }
 }
 

@@ -82,6 +82,7 @@ impl Default for Preselection {
 
 /// A roll's chosen reply, and (where the game goes on) the probabilities
 /// of the next roller that chose it.
+#[derive(Clone, Copy)]
 struct Reply {
     after: Position,
     roller: Option<Probs>,
@@ -266,6 +267,12 @@ impl<'a> Searcher<'a> {
     /// The average over the 21 rolls of each state's value after the
     /// roller's move (chosen at 0-ply) and `ply − 1` plies more, without a
     /// cube action first.
+    ///
+    /// Rolls whose best moves lead to the same position (every roll that
+    /// dances, a blocked or forced play) have the same tree below: above
+    /// the leaves it is walked once and its values counted for each such
+    /// roll. The walk is deterministic, so every roll's values, and their
+    /// sums in roll order, are what walking each would give.
     fn roll_average(
         &self,
         pos: &Position,
@@ -274,28 +281,57 @@ impl<'a> Searcher<'a> {
         out: &mut [f32],
         parallel: bool,
     ) -> Probs {
-        let one_roll = |(dice, weight): (Dice, u8)| {
+        let value = |best: &Reply| {
             let mut values = [0f32; MAX_STATES];
-            let probs = self.after_roll(pos, dice, states, ply, &mut values);
-            (probs, values, weight as f32 / 36.0)
+            let probs = self.after_reply(best, states, ply, &mut values);
+            (probs, values)
         };
         let mut total = Probs::default();
         out.iter_mut().for_each(|o| *o = 0.0);
-        let mut add = |(probs, values, weight): (Probs, [f32; MAX_STATES], f32)| {
+        let mut add = |(probs, values): (Probs, [f32; MAX_STATES]), weight: u8| {
+            let weight = weight as f32 / 36.0;
             total.add_scaled(&probs, weight);
             for (o, v) in out.iter_mut().zip(values) {
                 *o += v * weight;
             }
         };
+        let share = ply >= 2;
         if parallel {
             // Collected first, then summed in roll order: the same sums on
             // any thread count.
             let rolls: Vec<_> = Dice::all_rolls().collect();
-            let results: Vec<_> = rolls.into_par_iter().map(one_roll).collect();
-            results.into_iter().for_each(add);
+            let bests: Vec<Reply> = rolls.par_iter().map(|&(d, _)| self.reply(pos, d)).collect();
+            let first: Vec<usize> = (0..bests.len())
+                .map(|i| match share {
+                    true => (0..i)
+                        .find(|&k| bests[k].after == bests[i].after)
+                        .unwrap_or(i),
+                    false => i,
+                })
+                .collect();
+            let results: Vec<_> = (0..bests.len())
+                .into_par_iter()
+                .map(|i| (first[i] == i).then(|| value(&bests[i])))
+                .collect();
+            for (i, &(_, weight)) in rolls.iter().enumerate() {
+                add(results[first[i]].expect("each first is valued"), weight);
+            }
         } else {
             // Inside the tree: no allocation.
-            Dice::all_rolls().map(one_roll).for_each(&mut add);
+            let mut walked = [None::<(Position, (Probs, [f32; MAX_STATES]))>; 21];
+            for (i, (dice, weight)) in Dice::all_rolls().enumerate() {
+                let best = self.reply(pos, dice);
+                let earlier = walked[..i]
+                    .iter()
+                    .flatten()
+                    .find(|(after, _)| share && *after == best.after);
+                let result = match earlier {
+                    Some(&(_, result)) => result,
+                    None => value(&best),
+                };
+                walked[i] = Some((best.after, result));
+                add(result, weight);
+            }
         }
         total
     }
@@ -309,14 +345,30 @@ impl<'a> Searcher<'a> {
         ply: u8,
         out: &mut [f32; MAX_STATES],
     ) -> Probs {
-        let best = with_legal_moves(pos, dice, |list| {
+        self.after_reply(&self.reply(pos, dice), states, ply, out)
+    }
+
+    /// The roller's best move with `dice`, chosen at 0-ply among the
+    /// moves PubEval pre-selects.
+    fn reply(&self, pos: &Position, dice: Dice) -> Reply {
+        with_legal_moves(pos, dice, |list| {
             let moves = list.as_slice();
             let mut scratch = Preselection::new();
             match scratch.choose(pos, moves, self.prune) {
                 Some(chosen) => self.best_at_0ply(moves, chosen),
                 None => self.best_at_0ply(moves, 0..moves.len()),
             }
-        });
+        })
+    }
+
+    /// The roller's values after `best` and `ply − 1` plies more.
+    fn after_reply(
+        &self,
+        best: &Reply,
+        states: &[CubeState],
+        ply: u8,
+        out: &mut [f32; MAX_STATES],
+    ) -> Probs {
         match best.roller {
             // A leaf: the static values the choice already computed.
             Some(p) if ply == 1 => {
@@ -330,9 +382,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// The candidate (of `indices`) with the highest 0-ply cubeless
-    /// equity; the first of equals. The candidates are walked through one
-    /// first-layer memo, not the cache: a roll's replies differ in a few
-    /// points, and a leaf's replies are seldom seen twice.
+    /// equity; the first of equals. Those not in the cache are walked
+    /// through one first-layer memo: a roll's replies differ in a few
+    /// points.
     fn best_at_0ply(&self, moves: &[Candidate], indices: impl Iterator<Item = usize>) -> Reply {
         let mut best = Reply {
             after: moves[0].position,
@@ -345,7 +397,12 @@ impl<'a> Searcher<'a> {
             let (roller, equity) = match GameResult::of_mover_win(&after) {
                 Some(result) => (None, Probs::won(result).equity()),
                 None => {
-                    let p = self.eval.probs_in_walk(&after.swap(), &mut memo);
+                    let next = after.swap();
+                    let p = self.cache.get(&next).unwrap_or_else(|| {
+                        let p = self.eval.probs_in_walk(&next, &mut memo);
+                        self.cache.put(&next, p);
+                        p
+                    });
                     (Some(p), p.flip().equity())
                 }
             };
