@@ -23,7 +23,8 @@ pub struct RolloutArgs {
     /// Trials (games played out) per candidate or position.
     #[arg(long, default_value_t = 1296, allow_negative_numbers = true)]
     pub trials: u32,
-    /// Checker play inside the rollout, as gnubg counts plies.
+    /// Checker play (and with --cubeful the cube decisions) inside the
+    /// rollout, as gnubg counts plies.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub ply: u8,
     /// Stop each trial after this many half-moves and use the evaluator.

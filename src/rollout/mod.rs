@@ -20,8 +20,9 @@
 //!   roller's best cube action first, so a roller past his cash point
 //!   cashes.
 //! - Cubeful rollouts (money play) carry each cube state of interest
-//!   through the same dice; both sides double and take by 0-ply cube
-//!   decisions.
+//!   through the same dice; both sides double and take by cube decisions
+//!   at the checker play's depth, as gnubg's and XG's rollouts are usually
+//!   set.
 
 pub mod any_game;
 pub mod strata;

@@ -138,14 +138,17 @@ impl<'a> Trial<'a> {
     }
 
     /// Doubles and takes or passes for each cube state still in play, by
-    /// 0-ply cube decisions.
+    /// cube decisions at the checker play's depth.
     fn cube_actions(&self, pos: &Position, mine: bool, books: &mut Books) {
         let sign = if mine { 1.0 } else { -1.0 };
         for j in 0..self.states.len() {
             if books.settled[j].is_some() || !books.cube[j].roller_may_double() {
                 continue;
             }
-            let d = self.searcher.cube_decision(pos, &books.cube[j], 0).decision;
+            let d = self
+                .searcher
+                .cube_decision(pos, &books.cube[j], self.settings.ply)
+                .decision;
             if !d.should_double() {
                 continue;
             }
