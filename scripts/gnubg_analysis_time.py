@@ -2,21 +2,22 @@
 comparison with `kotra-ai bench analyze` on the same machine and the same
 decisions (every step-th record, as the bench samples them).
 
-Run inside gnubg:
-    gnubg -t -q -r -p scripts/gnubg_analysis_time.py [SET] [N] [PLY]
-Defaults: tests/data/dev-moves.jsonl, 300 decisions, 2-ply (gnubg counting).
+Run inside gnubg, the settings in the environment (gnubg hands a script
+no arguments):
+    SET=tests/data/dev-moves.jsonl N=300 PLY=2 gnubg -t -q -r -p scripts/gnubg_analysis_time.py
+Those are the defaults (PLY as gnubg counts).
 Uses gnubg's world-class-like context: cubeful, deterministic, pruning on.
 """
 import json
+import os
 import sys
 import time
 
 import gnubg
 
-args = [a for a in sys.argv[1:]]
-path = args[0] if len(args) > 0 else "tests/data/dev-moves.jsonl"
-n = int(args[1]) if len(args) > 1 else 300
-plies = int(args[2]) if len(args) > 2 else 2
+path = os.environ.get("SET", "tests/data/dev-moves.jsonl")
+n = int(os.environ.get("N", "300"))
+plies = int(os.environ.get("PLY", "2"))
 
 records = [json.loads(l) for l in open(path) if l.strip()]
 step = max(1, len(records) // n)

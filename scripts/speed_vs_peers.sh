@@ -11,9 +11,22 @@
 #     (scripts/gnubg_analysis_time.py) beside `kotra-ai bench analyze`;
 #   - 0-ply rollouts of the opening position, one thread, without and with
 #     each tool's own variance reduction: gnubg's (quasi-random dice,
-#     scripts/gnubg_rollout_time.py) beside `kotra-ai bench rollout`.
+#     scripts/gnubg_rollout_time.py) beside `kotra-ai bench rollout`;
+#   - rollouts with 1-ply and 2-ply checker play (and, cubeful, the cube
+#     decided at the same depth), cubeless and cubeful, without and with
+#     variance reduction, on one thread and on all (issue 74);
+#   - a 3-ply decision (kotra-ai) beside gnubg's 2-ply one, over the same
+#     dev-set decisions;
+#   - a 7-point match reviewed (tests/data/matches/7-pt-104.mat) by
+#     `kotra-ai review` at 2 and at 3-ply beside gnubg's `analyse match` at
+#     2-ply (scripts/gnubg_review_time.py), all threads each.
 #
 #   scripts/speed_vs_peers.sh WILDBG_CHECKOUT [ROUNDS] [SECONDS]
+#
+# SECTIONS (default "base deep") picks what runs: "base" the first four
+# measures above, "deep" the searching rollouts, the 3-ply decision and
+# the review. ROLLOUT1_TRIALS and ROLLOUT2_TRIALS (default 72 and 12) are
+# the trials of the 1-ply and 2-ply rollouts.
 #
 # WILDBG_CHECKOUT is a clone of github.com/carsten-wenderdel/wildbg (never
 # vendored here); its benches are built there, in its own target folder.
@@ -27,6 +40,9 @@ seconds="${3:-5}"
 # Trials of each rollout (gnubg's with variance reduction take about half
 # a minute at 324).
 rollout_trials="${ROLLOUT_TRIALS:-324}"
+sections="${SECTIONS:-base deep}"
+threads_all="$(nproc)"
+match="$here/tests/data/matches/7-pt-104.mat"
 gnubg="${GNUBG:-/usr/games/gnubg}"
 [ -d "$wildbg/crates/benchmarks/resources" ] || { echo "no wildbg checkout at $wildbg" >&2; exit 2; }
 [ -x "$gnubg" ] || { echo "gnubg not found at $gnubg (apt-get install -y gnubg)" >&2; exit 2; }
@@ -37,7 +53,10 @@ trap 'rm -rf "$work"' EXIT
 echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; one thread each unless said"
 (cd "$here" && cargo build --release --quiet)
 kotra="$here/target/release/kotra-ai"
-(cd "$wildbg" && cargo bench -p benchmarks --bench move_generation_bench --no-run --quiet 2>/dev/null)
+has() { [[ " $sections " == *" $1 "* ]]; }
+if has base; then
+  (cd "$wildbg" && cargo bench -p benchmarks --bench move_generation_bench --no-run --quiet 2>/dev/null)
+fi
 
 # Criterion's middle estimate in nanoseconds, for the bench named $2.
 criterion_ns() {
@@ -57,8 +76,10 @@ kotra_ns() {
 }
 
 declare -A wild kotra
-for round in $(seq 1 "$rounds"); do
-  echo "round $round of $rounds..." >&2
+
+# One round of the base measures: move generation, evaluations, the 2-ply
+# decision and the 0-ply rollouts.
+base_round() {
   (cd "$wildbg/crates/benchmarks" && cargo bench --quiet --bench move_generation_bench -- \
     --warm-up-time 1 --measurement-time "$seconds" --noplot >"$work/wildbg.txt" 2>&1)
   for class in contact race; do
@@ -80,43 +101,118 @@ for round in $(seq 1 "$rounds"); do
   wild[calibrate]+="$(cat "$work/cal.out") "
   "$kotra" bench eval --seconds "$seconds" >"$work/eval.txt"
   kotra[eval]+="$(awk '/^contact net evaluations/ { print $4 }' "$work/eval.txt") "
-  (cd "$here" && "$gnubg" -t -q -r -p scripts/gnubg_analysis_time.py tests/data/dev-moves.jsonl 300 2 \
-    >"$work/gnubg-analysis.txt" 2>/dev/null)
-  wild[analyze]+="$(awk '$1 == "moves" { print $2 }' "$work/gnubg-analysis.txt") "
+  gnubg_analysis
   (cd "$here" && "$kotra" bench analyze --ply 2 --positions 300 >"$work/kotra-analysis.txt")
   kotra[analyze]+="$(awk '$1 == "moves" { print $2 }' "$work/kotra-analysis.txt") "
-  (cd "$here" && "$gnubg" -t -q -r -p scripts/gnubg_rollout_time.py "$rollout_trials" \
-    >"$work/gnubg-rollout.txt" 2>/dev/null)
-  RAYON_NUM_THREADS=1 "$kotra" bench rollout --trials "$rollout_trials" >"$work/kotra-rollout.txt"
+  rollout_pair 0 0 1 "$rollout_trials" r0
+}
+
+# gnubg's 2-ply decision time over the dev set (its median, once a round).
+gnubg_analysis() {
+  (cd "$here" && N=300 PLY=2 "$gnubg" -t -q -r -p scripts/gnubg_analysis_time.py \
+    >"$work/gnubg-analysis.txt" 2>/dev/null)
+  wild[analyze]+="$(awk '$1 == "moves" { print $2 }' "$work/gnubg-analysis.txt") "
+}
+
+# Both tools' rollouts of the opening at ply $1, cubeful $2 (0/1), on $3
+# threads, $4 trials; stored under key $5 (plain and luck).
+rollout_pair() {
+  local ply=$1 cubeful=$2 threads=$3 trials=$4 key=$5
+  (cd "$here" && TRIALS=$trials PLY=$ply CUBEFUL=$cubeful THREADS=$threads \
+    "$gnubg" -t -q -r -p scripts/gnubg_rollout_time.py >"$work/gnubg-rollout.txt" 2>/dev/null)
+  local flag=""
+  [ "$cubeful" = 1 ] && flag="--cubeful"
+  RAYON_NUM_THREADS=$threads "$kotra" bench rollout --trials "$trials" --ply "$ply" $flag \
+    >"$work/kotra-rollout.txt"
   for kind in plain luck; do
-    wild[rollout-$kind]+="$(awk -v k="$kind" '$1 == k { print $2 }' "$work/gnubg-rollout.txt") "
+    wild[$key-$kind]+="$(awk -v k="$kind" '$1 == k { print $2 }' "$work/gnubg-rollout.txt") "
   done
-  kotra[rollout-plain]+="$(awk '/^without luck adjustment/ { print $4 }' "$work/kotra-rollout.txt") "
-  kotra[rollout-luck]+="$(awk '/^with luck adjustment/ { print $4 }' "$work/kotra-rollout.txt") "
+  kotra[$key-plain]+="$(awk '/^without luck adjustment/ { print $4 }' "$work/kotra-rollout.txt") "
+  kotra[$key-luck]+="$(awk '/^with luck adjustment/ { print $4 }' "$work/kotra-rollout.txt") "
+}
+
+# The rollout configurations of the deep section: ply, cubeful, threads.
+deep_rollouts=()
+for ply in 1 2; do
+  for cubeful in 0 1; do
+    for threads in 1 "$threads_all"; do
+      deep_rollouts+=("$ply $cubeful $threads")
+    done
+  done
+done
+
+# One round of the deep measures: searching rollouts, the 3-ply decision
+# and the review of a 7-point match.
+deep_round() {
+  for config in "${deep_rollouts[@]}"; do
+    read -r ply cubeful threads <<<"$config"
+    local trials
+    trials=$([ "$ply" = 1 ] && echo "${ROLLOUT1_TRIALS:-72}" || echo "${ROLLOUT2_TRIALS:-12}")
+    rollout_pair "$ply" "$cubeful" "$threads" "$trials" "r$ply-$cubeful-$threads"
+  done
+  has base || gnubg_analysis
+  (cd "$here" && "$kotra" bench analyze --ply 3 --positions 100 >"$work/kotra-analysis3.txt")
+  kotra[analyze3]+="$(awk '$1 == "moves" { print $2 }' "$work/kotra-analysis3.txt") "
+  (cd "$here" && MATCH="$match" PLY=2 THREADS=$threads_all "$gnubg" -t -q -r -p \
+    scripts/gnubg_review_time.py >"$work/gnubg-review.txt" 2>/dev/null)
+  wild[review]+="$(awk '$1 == "seconds" { print $2 }' "$work/gnubg-review.txt") "
+  for ply in 2 3; do
+    local start end
+    start=$(date +%s.%N)
+    "$kotra" review "$match" --ply "$ply" >/dev/null 2>&1
+    end=$(date +%s.%N)
+    kotra[review$ply]+="$(python3 -c "print($end - $start)") "
+  done
+}
+
+for round in $(seq 1 "$rounds"); do
+  echo "round $round of $rounds..." >&2
+  if has base; then base_round; fi
+  if has deep; then deep_round; fi
 done
 
 # Medians over the rounds, and the ratios.
 median() { python3 -c "import statistics,sys; print(statistics.median(float(x) for x in sys.argv[1:]))" $1; }
-printf '\n%-28s %14s %14s %12s\n' "measure" "peer" "kotra-ai" "kotra-ai is"
-for class in contact race; do
-  for kind in mixed doubles; do
-    w=$(median "${wild[$class-$kind]}"); k=$(median "${kotra[$class-$kind]}")
-    printf '%-28s %11.1f ns %11.1f ns %11.2fx\n' "movegen $class $kind (wildbg)" "$w" "$k" \
-      "$(python3 -c "print($w / $k)")"
+ratio() { python3 -c "print($1 / $2)"; }
+printf '\n%-40s %14s %14s %12s\n' "measure (peer)" "peer" "kotra-ai" "kotra-ai is"
+if has base; then
+  for class in contact race; do
+    for kind in mixed doubles; do
+      w=$(median "${wild[$class-$kind]}"); k=$(median "${kotra[$class-$kind]}")
+      printf '%-40s %11.1f ns %11.1f ns %11.2fx\n' "movegen $class $kind (wildbg)" "$w" "$k" "$(ratio "$w" "$k")"
+    done
   done
-done
-w=$(median "${wild[calibrate]}"); k=$(median "${kotra[eval]}")
-printf '%-28s %12.0f/s %12.0f/s %11.2fx\n' "evaluations (gnubg)" "$w" "$k" "$(python3 -c "print($k / $w)")"
-w=$(median "${wild[analyze]}"); k=$(median "${kotra[analyze]}")
-printf '%-28s %11.2f ms %11.2f ms %11.2fx\n' "2-ply decision, median (gnubg)" "$w" "$k" \
-  "$(python3 -c "print($w / $k)")"
-for kind in plain luck; do
-  w=$(median "${wild[rollout-$kind]}"); k=$(median "${kotra[rollout-$kind]}")
-  printf '%-28s %12.1f/s %12.1f/s %11.2fx\n' "0-ply rollout, $kind (gnubg)" "$w" "$k" \
-    "$(python3 -c "print($k / $w)")"
-done
+  w=$(median "${wild[calibrate]}"); k=$(median "${kotra[eval]}")
+  printf '%-40s %12.0f/s %12.0f/s %11.2fx\n' "evaluations (gnubg)" "$w" "$k" "$(ratio "$k" "$w")"
+  w=$(median "${wild[analyze]}"); k=$(median "${kotra[analyze]}")
+  printf '%-40s %11.2f ms %11.2f ms %11.2fx\n' "2-ply decision, median (gnubg)" "$w" "$k" "$(ratio "$w" "$k")"
+  for kind in plain luck; do
+    w=$(median "${wild[r0-$kind]}"); k=$(median "${kotra[r0-$kind]}")
+    printf '%-40s %12.1f/s %12.1f/s %11.2fx\n' "0-ply rollout, $kind, 1 thread (gnubg)" "$w" "$k" "$(ratio "$k" "$w")"
+  done
+fi
+if has deep; then
+  for config in "${deep_rollouts[@]}"; do
+    read -r ply cubeful threads <<<"$config"
+    cube=$([ "$cubeful" = 1 ] && echo cubeful || echo cubeless)
+    for kind in plain luck; do
+      key="r$ply-$cubeful-$threads-$kind"
+      w=$(median "${wild[$key]}"); k=$(median "${kotra[$key]}")
+      printf '%-40s %12.2f/s %12.2f/s %11.2fx\n' "$ply-ply rollout, $cube, $kind, $threads thr (gnubg)" \
+        "$w" "$k" "$(ratio "$k" "$w")"
+    done
+  done
+  w=$(median "${wild[analyze]}"); k=$(median "${kotra[analyze3]}")
+  printf '%-40s %11.2f ms %11.2f ms %11.2fx\n' "3-ply decision vs gnubg 2-ply, median" "$w" "$k" "$(ratio "$w" "$k")"
+  w=$(median "${wild[review]}")
+  for ply in 2 3; do
+    k=$(median "${kotra[review$ply]}")
+    printf '%-40s %12.1f s %12.1f s %11.2fx\n' "7-pt review at $ply-ply vs gnubg 2-ply" "$w" "$k" "$(ratio "$w" "$k")"
+  done
+fi
 echo "(movegen: ns per (position, roll), one thread; evaluations: gnubg calibrate's static"
-echo " evaluations a second against kotra-ai's contact network, one thread; 2-ply: median ms"
-echo " per dev-set checker decision, gnubg with its own thread setting, kotra-ai on $(nproc) threads;"
-echo " rollouts: games a second of the opening position's 0-ply rollout, one thread, \"luck\" with each"
-echo " tool's own variance reduction)"
+echo " evaluations a second against kotra-ai's contact network, one thread; decisions: median ms"
+echo " per dev-set checker decision, gnubg with its own thread setting, kotra-ai on $threads_all threads;"
+echo " rollouts: games a second of the opening position, \"luck\" with each tool's own variance"
+echo " reduction, the cube decided at the checker play's depth; review: seconds for the whole"
+echo " match on $threads_all threads, gnubg's analyse match (chequer play, cube, luck) at 2-ply)"

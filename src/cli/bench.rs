@@ -131,7 +131,7 @@ pub fn rollout(trials: u32, ply: i64, cubeful: bool) -> anyhow::Result<()> {
         };
         let per_second = crate::bench::analysis::rollout_speed(&eval, &settings, cubeful);
         println!(
-            "{:<28} {:>9.1} games/s {:>9.1} games/s/thread",
+            "{:<28} {:>9.2} games/s {:>9.2} games/s/thread",
             if vr {
                 "with luck adjustment"
             } else {
