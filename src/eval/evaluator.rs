@@ -41,16 +41,27 @@ pub struct Evaluator {
     race: FastNet,
     crashed: Option<FastNet>,
     bearoff: &'static BearoffDb,
+    /// Whether every network's memo pass gives exactly its plain pass's
+    /// answer (board networks sum in integers): only then may a walk skip
+    /// some positions without changing what the others get.
+    exact_memo: bool,
 }
 
 impl Evaluator {
     pub fn new(model: Model) -> Evaluator {
+        let contact = FastNet::for_board(&model.contact);
+        let race = FastNet::for_board(&model.race);
+        let crashed = model.crashed.as_ref().map(FastNet::for_board);
+        let exact_memo = contact.takes_counts()
+            && race.takes_counts()
+            && crashed.as_ref().is_none_or(FastNet::takes_counts);
         Evaluator {
-            contact: FastNet::for_board(&model.contact),
-            race: FastNet::for_board(&model.race),
-            crashed: model.crashed.as_ref().map(FastNet::for_board),
+            contact,
+            race,
+            crashed,
             model,
             bearoff: BearoffDb::get(),
+            exact_memo,
         }
     }
 
@@ -205,11 +216,12 @@ impl Evaluator {
     }
 
     /// [`Self::probs`] for one of a walk's positions (a roll's replies in
-    /// turn): the network pass starts from `memo`'s first layer, as in
-    /// [`Self::after_candidate`], and the same rules for the memo hold.
+    /// turn, some of which the caller may skip): the network pass starts
+    /// from `memo`'s first layer where that gives exactly the plain pass's
+    /// answer, so the result never depends on what the walk skipped.
     #[inline]
     pub fn probs_in_walk(&self, pos: &Position, memo: &mut FirstLayerMemo) -> Probs {
-        self.probs_with(pos, Some(memo))
+        self.probs_with(pos, self.exact_memo.then_some(memo))
     }
 
     #[inline]
