@@ -238,6 +238,19 @@ impl<'a> Searcher<'a> {
         ply: u8,
         out: &mut [f32],
     ) -> Probs {
+        self.evaluate_with(pos, states, ply, out, false)
+    }
+
+    /// [`Self::evaluate`], its 21 rolls spread over rayon's threads when
+    /// `parallel` (the levels below stay on one thread each).
+    fn evaluate_with(
+        &self,
+        pos: &Position,
+        states: &[CubeState],
+        ply: u8,
+        out: &mut [f32],
+        parallel: bool,
+    ) -> Probs {
         if ply == 0 {
             let p = self.probs(pos);
             self.static_values(pos, &p, states, out);
@@ -257,7 +270,7 @@ impl<'a> Searcher<'a> {
             }
         }
         let mut values = [0f32; MAX_STATES];
-        let p = self.roll_average(pos, &expanded[..m], ply, &mut values[..m], false);
+        let p = self.roll_average(pos, &expanded[..m], ply, &mut values[..m], parallel);
         for (i, s) in states.iter().enumerate() {
             out[i] = roller_cube_choice(s, values[slots[i].0], slots[i].1.map(|dt| values[dt]));
         }
@@ -434,6 +447,19 @@ impl<'a> Searcher<'a> {
         ply: u8,
         out: &mut [f32],
     ) -> Probs {
+        self.after_move_with(after, states, ply, out, false)
+    }
+
+    /// [`Self::after_move`], the opponent's 21 rolls spread over rayon's
+    /// threads when `parallel`.
+    fn after_move_with(
+        &self,
+        after: &Position,
+        states: &[CubeState],
+        ply: u8,
+        out: &mut [f32],
+        parallel: bool,
+    ) -> Probs {
         if let Some(result) = GameResult::of_mover_win(after) {
             for (o, s) in out.iter_mut().zip(states) {
                 *o = s.result_value(result, true);
@@ -441,7 +467,7 @@ impl<'a> Searcher<'a> {
             return Probs::won(result);
         }
         self.values_for_mover(after, states, out, |pos, children, values| {
-            self.evaluate(pos, children, ply, values)
+            self.evaluate_with(pos, children, ply, values, parallel)
         })
     }
 
@@ -479,7 +505,17 @@ impl<'a> Searcher<'a> {
         let value = |index: usize, ply: u8| {
             let position = list.as_slice()[index].position;
             let mut v = [0f32; 1];
-            let probs = self.after_move(&position, std::slice::from_ref(state), ply, &mut v);
+            // From 2-ply a candidate's tree is worth splitting by the
+            // opponent's rolls: the last stages keep only a candidate or
+            // two, which alone would leave all but two threads idle. The
+            // sums stay in roll order, so values do not depend on threads.
+            let probs = self.after_move_with(
+                &position,
+                std::slice::from_ref(state),
+                ply,
+                &mut v,
+                ply >= 2,
+            );
             RankedMove {
                 index,
                 position,
