@@ -255,3 +255,31 @@ fn a_cubeless_search_ranks_by_the_plain_searchs_equity() {
     }
     assert!(differs, "the cubeful values are another measure");
 }
+
+/// A review decides the cube of the position after each played move, a
+/// node the ranking before it walked at the same depth: the kept node must
+/// give exactly what a fresh searcher's walk gives, for every move the
+/// ranking walked at 2-ply, and the ranking's values must not depend on
+/// what an earlier cube decision left behind either.
+#[test]
+fn kept_nodes_answer_as_a_fresh_walk_does() {
+    let eval = eval();
+    for id in CONTACT {
+        let pos = position(id);
+        let mut list = MoveList::new();
+        legal_moves(&pos, Dice::new(6, 3).unwrap(), &mut list);
+        let settings = SearchSettings::world_class(2);
+        let searcher = Searcher::new(&eval);
+        let ranked = searcher.rank_moves(&list, &CubeState::money(), &settings);
+        let walked: Vec<_> = ranked.iter().filter(|r| r.ply == 2).collect();
+        assert!(!walked.is_empty());
+        for r in walked {
+            let next = r.position.swap();
+            let kept = searcher.cube_decision(&next, &CubeState::money(), 2);
+            let fresh = Searcher::new(&eval).cube_decision(&next, &CubeState::money(), 2);
+            assert_eq!(kept, fresh, "{id}: the cube after {:?}", r.index);
+        }
+        let again = searcher.rank_moves(&list, &CubeState::money(), &settings);
+        assert_eq!(again, ranked, "{id}: ranked again");
+    }
+}

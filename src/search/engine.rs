@@ -14,6 +14,7 @@
 //! the thread count.
 
 use super::cache::EvalCache;
+use super::nodes::{MIN_KEPT_PLY, NodeStore};
 use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, with_legal_moves};
 use crate::cube::{
     CubeDecision, CubeState, cube_states, decide, roller_cube_choice, static_cube_decision,
@@ -169,6 +170,8 @@ pub struct CubeAnalysis {
 pub struct Searcher<'a> {
     eval: &'a Evaluator,
     cache: EvalCache,
+    /// Values of the 2-ply and deeper nodes walked so far.
+    nodes: NodeStore,
     /// Inside the tree, how many replies PubEval pre-selects for the
     /// network to choose from (0 = the network sees every reply).
     prune: usize,
@@ -183,6 +186,7 @@ impl<'a> Searcher<'a> {
         Searcher {
             eval,
             cache: EvalCache::new(16),
+            nodes: NodeStore::default(),
             prune: DEFAULT_PRUNE,
             cubeless: false,
         }
@@ -204,8 +208,11 @@ impl<'a> Searcher<'a> {
     }
 
     /// [`Self::with_prune`] in place; the cache holds static evaluations
-    /// only, so it stays valid.
+    /// only, so it stays valid, but the searched nodes' values go.
     pub fn set_prune(&mut self, keep: usize) {
+        if keep != self.prune {
+            self.nodes.clear();
+        }
         self.prune = keep;
     }
 
@@ -279,14 +286,35 @@ impl<'a> Searcher<'a> {
 
     /// The average over the 21 rolls of each state's value after the
     /// roller's move (chosen at 0-ply) and `ply − 1` plies more, without a
-    /// cube action first.
+    /// cube action first; a node of 2-ply or deeper walked before (the
+    /// same position, depth and states) is not walked again.
+    fn roll_average(
+        &self,
+        pos: &Position,
+        states: &[CubeState],
+        ply: u8,
+        out: &mut [f32],
+        parallel: bool,
+    ) -> Probs {
+        let kept = ply >= MIN_KEPT_PLY;
+        if kept && let Some(probs) = self.nodes.get(pos, ply, states, out) {
+            return probs;
+        }
+        let probs = self.walk_rolls(pos, states, ply, out, parallel);
+        if kept {
+            self.nodes.put(pos, ply, states, probs, out);
+        }
+        probs
+    }
+
+    /// [`Self::roll_average`] walked.
     ///
     /// Rolls whose best moves lead to the same position (every roll that
     /// dances, a blocked or forced play) have the same tree below: above
     /// the leaves it is walked once and its values counted for each such
     /// roll. The walk is deterministic, so every roll's values, and their
     /// sums in roll order, are what walking each would give.
-    fn roll_average(
+    fn walk_rolls(
         &self,
         pos: &Position,
         states: &[CubeState],

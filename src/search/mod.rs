@@ -10,6 +10,7 @@
 pub mod any_game;
 mod cache;
 mod engine;
+mod nodes;
 
 pub use cache::EvalCache;
 pub use engine::{
