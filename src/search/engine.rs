@@ -286,8 +286,16 @@ impl<'a> Searcher<'a> {
 
     /// The average over the 21 rolls of each state's value after the
     /// roller's move (chosen at 0-ply) and `ply − 1` plies more, without a
-    /// cube action first; a node of 2-ply or deeper walked before (the
-    /// same position, depth and states) is not walked again.
+    /// cube action first.
+    ///
+    /// A node of 2-ply or deeper walked before (the same position, depth
+    /// and states) is not walked again. Within a node, rolls whose best
+    /// moves lead to the same position (every roll that dances, a blocked
+    /// or forced play) have the same tree below: above the leaves it is
+    /// walked once, without a lock or an allocation, and its values
+    /// counted for each such roll. Walks are deterministic, so every
+    /// roll's values, and their sums in roll order, are what walking each
+    /// would give.
     fn roll_average(
         &self,
         pos: &Position,
@@ -300,28 +308,6 @@ impl<'a> Searcher<'a> {
         if kept && let Some(probs) = self.nodes.get(pos, ply, states, out) {
             return probs;
         }
-        let probs = self.walk_rolls(pos, states, ply, out, parallel);
-        if kept {
-            self.nodes.put(pos, ply, states, probs, out);
-        }
-        probs
-    }
-
-    /// [`Self::roll_average`] walked.
-    ///
-    /// Rolls whose best moves lead to the same position (every roll that
-    /// dances, a blocked or forced play) have the same tree below: above
-    /// the leaves it is walked once and its values counted for each such
-    /// roll. The walk is deterministic, so every roll's values, and their
-    /// sums in roll order, are what walking each would give.
-    fn walk_rolls(
-        &self,
-        pos: &Position,
-        states: &[CubeState],
-        ply: u8,
-        out: &mut [f32],
-        parallel: bool,
-    ) -> Probs {
         let value = |best: &Reply| {
             let mut values = [0f32; MAX_STATES];
             let probs = self.after_reply(best, states, ply, &mut values);
@@ -343,11 +329,10 @@ impl<'a> Searcher<'a> {
             let rolls: Vec<_> = Dice::all_rolls().collect();
             let bests: Vec<Reply> = rolls.par_iter().map(|&(d, _)| self.reply(pos, d)).collect();
             let first: Vec<usize> = (0..bests.len())
-                .map(|i| match share {
-                    true => (0..i)
-                        .find(|&k| bests[k].after == bests[i].after)
-                        .unwrap_or(i),
-                    false => i,
+                .map(|i| {
+                    (0..i)
+                        .find(|&k| share && bests[k].after == bests[i].after)
+                        .unwrap_or(i)
                 })
                 .collect();
             let results: Vec<_> = (0..bests.len())
@@ -373,6 +358,9 @@ impl<'a> Searcher<'a> {
                 walked[i] = Some((best.after, result));
                 add(result, weight);
             }
+        }
+        if kept {
+            self.nodes.put(pos, ply, states, total, out);
         }
         total
     }
@@ -439,11 +427,9 @@ impl<'a> Searcher<'a> {
                 Some(result) => (None, Probs::won(result).equity()),
                 None => {
                     let next = after.swap();
-                    let p = self.cache.get(&next).unwrap_or_else(|| {
-                        let p = self.eval.probs_in_walk(&next, &mut memo);
-                        self.cache.put(&next, p);
-                        p
-                    });
+                    let p = self
+                        .cache
+                        .get_or(&next, || self.eval.probs_in_walk(&next, &mut memo));
                     (Some(p), p.flip().equity())
                 }
             };
