@@ -3,9 +3,10 @@
 
 use super::bearoff::BearoffDb;
 use super::encoding::{CONTACT_INPUTS, NetKind, PointCounts, encode, encode_counted};
-use super::fast_net::{FastNet, FirstLayerMemo};
+use super::fast_net::{FastNet, FirstLayerMemo, MAX_BATCH};
 use super::game_plan::GamePlan;
 use super::model_file::Model;
+use super::network::OUTPUTS;
 use super::probs::Probs;
 use crate::backgammon::{Dice, GameResult, MoveList, Position, legal_moves};
 
@@ -178,11 +179,7 @@ impl Evaluator {
     ) -> Probs {
         let mut buf = [0f32; CONTACT_INPUTS];
         let input = &mut buf[..kind.inputs()];
-        let net = match kind {
-            NetKind::Contact => &self.contact,
-            NetKind::Race => &self.race,
-            NetKind::Crashed => self.crashed.as_ref().unwrap_or(&self.contact),
-        };
+        let net = self.net(kind);
         let out = if net.takes_counts() {
             let mut counts: PointCounts = [0; 48];
             encode_counted(pos, kind, input, &mut counts);
@@ -195,6 +192,100 @@ impl Evaluator {
             }
         };
         without_impossible_gammons(Probs(out).consistent(), pos)
+    }
+
+    /// The network of `kind` (a model without a crashed network sends
+    /// those positions to its contact network).
+    #[inline]
+    fn net(&self, kind: NetKind) -> &FastNet {
+        match kind {
+            NetKind::Contact => &self.contact,
+            NetKind::Race => &self.race,
+            NetKind::Crashed => self.crashed.as_ref().unwrap_or(&self.contact),
+        }
+    }
+
+    /// [`Self::probs_in_walk`] of each of `positions`, into `out`. Runs of
+    /// positions for one network go through it up to [`MAX_BATCH`] at a
+    /// time, its second layer's weights loaded once for all of them
+    /// ([`FastNet::forward_counted_batch`]); each answer is what it would
+    /// be alone.
+    ///
+    /// # Panics
+    /// Where `out` is not as long as `positions`.
+    pub fn probs_batch_in_walk(
+        &self,
+        positions: &[Position],
+        memo: &mut FirstLayerMemo,
+        out: &mut [Probs],
+    ) {
+        assert_eq!(positions.len(), out.len());
+        if !self.exact_memo {
+            for (o, pos) in out.iter_mut().zip(positions) {
+                *o = self.probs_in_walk(pos, memo);
+            }
+            return;
+        }
+        let mut batch = NetBatch::new();
+        for (i, pos) in positions.iter().enumerate() {
+            let kind = match PositionClass::of(pos) {
+                PositionClass::Contact => self.contact_kind(pos),
+                PositionClass::Race => {
+                    match self.decided_race(pos).or_else(|| self.last_roll(pos)) {
+                        Some(p) => {
+                            out[i] = p;
+                            continue;
+                        }
+                        None => NetKind::Race,
+                    }
+                }
+                PositionClass::BearOff => {
+                    out[i] = self.probs_with(pos, None);
+                    continue;
+                }
+            };
+            if batch.n > 0 && (batch.kind != kind || batch.n == MAX_BATCH) {
+                self.finish_batch(&mut batch, positions, memo, out);
+            }
+            let n = batch.n;
+            batch.kind = kind;
+            batch.index[n] = i;
+            encode_counted(
+                pos,
+                kind,
+                &mut batch.inputs[n][..kind.inputs()],
+                &mut batch.counts[n],
+            );
+            batch.n += 1;
+        }
+        if batch.n > 0 {
+            self.finish_batch(&mut batch, positions, memo, out);
+        }
+    }
+
+    /// The network pass of `batch`'s positions, their answers into `out`;
+    /// the batch is then empty.
+    fn finish_batch(
+        &self,
+        batch: &mut NetBatch,
+        positions: &[Position],
+        memo: &mut FirstLayerMemo,
+        out: &mut [Probs],
+    ) {
+        let n = batch.n;
+        let inputs = batch.kind.inputs();
+        let slices: [&[f32]; MAX_BATCH] = std::array::from_fn(|b| &batch.inputs[b][..inputs]);
+        let mut raw = [[0f32; OUTPUTS]; MAX_BATCH];
+        self.net(batch.kind).forward_counted_batch(
+            &slices[..n],
+            &batch.counts[..n],
+            memo,
+            &mut raw[..n],
+        );
+        for (&i, r) in batch.index[..n].iter().zip(raw) {
+            out[i] = without_impossible_gammons(Probs(r).consistent(), &positions[i]);
+        }
+        batch.n = 0;
     }
 
     /// Probabilities for the side that just moved, `after` being the board
@@ -229,6 +320,29 @@ impl Evaluator {
         match GameResult::of_mover_win(after) {
             Some(result) => Probs::won(result),
             None => self.probs_with(&after.swap(), memo).flip(),
+        }
+    }
+}
+
+/// Encoded positions waiting for one network's batched pass
+/// ([`Evaluator::probs_batch_in_walk`]).
+struct NetBatch {
+    kind: NetKind,
+    n: usize,
+    /// Where each sits among the positions asked for.
+    index: [usize; MAX_BATCH],
+    inputs: [[f32; CONTACT_INPUTS]; MAX_BATCH],
+    counts: [PointCounts; MAX_BATCH],
+}
+
+impl NetBatch {
+    fn new() -> NetBatch {
+        NetBatch {
+            kind: NetKind::Contact,
+            n: 0,
+            index: [0; MAX_BATCH],
+            inputs: [[0.0; CONTACT_INPUTS]; MAX_BATCH],
+            counts: [[0; 48]; MAX_BATCH],
         }
     }
 }

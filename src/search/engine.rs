@@ -34,6 +34,17 @@ pub const DEFAULT_PRUNE: usize = 8;
 /// Lists longer than this are never pruned (rare doubles).
 const PRUNE_MAX: usize = 128;
 
+thread_local! {
+    /// Each thread's first-layer memo for the replies of a roll
+    /// ([`Searcher::best_at_0ply`] resets it for each list).
+    static REPLY_MEMO: std::cell::RefCell<FirstLayerMemo> =
+        std::cell::RefCell::new(FirstLayerMemo::new());
+}
+
+/// How many replies' cache slots are prefetched before the first of them
+/// is looked up: PubEval's usual pre-selection.
+const REPLY_BATCH: usize = 8;
+
 /// PubEval's pre-selection of a roll's candidates, for the network to
 /// choose among: a linear score of the raw board, far cheaper than a
 /// network evaluation with its features.
@@ -420,22 +431,69 @@ impl<'a> Searcher<'a> {
             roller: None,
         };
         let mut best_equity = f32::NEG_INFINITY;
-        let mut memo = FirstLayerMemo::new();
-        for i in indices {
-            let after = moves[i].position;
-            let (roller, equity) = match GameResult::of_mover_win(&after) {
-                Some(result) => (None, Probs::won(result).equity()),
-                None => {
-                    let next = after.swap();
-                    let p = self
-                        .cache
-                        .get_or(&next, || self.eval.probs_in_walk(&next, &mut memo));
-                    (Some(p), p.flip().equity())
+        // A batch at a time: the next roller's boards, their cache slots
+        // prefetched before the first lookup; then the misses evaluated
+        // together (a finished game needs neither).
+        let mut batch = [(0usize, None::<Position>); REPLY_BATCH];
+        let mut probs = [Probs::default(); REPLY_BATCH];
+        let mut misses = [best.after; REPLY_BATCH];
+        let mut missed_at = [0usize; REPLY_BATCH];
+        let mut fresh = [Probs::default(); REPLY_BATCH];
+        // The thread's memo, reset before this list's first pass (as
+        // good as a new one, without zeroing its arrays for every roll).
+        let mut fresh_memo = false;
+        let mut indices = indices.peekable();
+        while indices.peek().is_some() {
+            let mut n = 0;
+            for (slot, i) in batch.iter_mut().zip(indices.by_ref()) {
+                let after = moves[i].position;
+                let next = GameResult::of_mover_win(&after)
+                    .is_none()
+                    .then(|| after.swap());
+                if let Some(next) = &next {
+                    self.cache.prefetch(next);
                 }
-            };
-            if equity > best_equity {
-                best = Reply { after, roller };
-                best_equity = equity;
+                *slot = (i, next);
+                n += 1;
+            }
+            let mut m = 0;
+            for (k, &(_, next)) in batch[..n].iter().enumerate() {
+                let Some(next) = next else { continue };
+                match self.cache.get(&next) {
+                    Some(p) => probs[k] = p,
+                    None => {
+                        (misses[m], missed_at[m]) = (next, k);
+                        m += 1;
+                    }
+                }
+            }
+            if m > 0 {
+                REPLY_MEMO.with_borrow_mut(|memo| {
+                    if !fresh_memo {
+                        memo.reset();
+                        fresh_memo = true;
+                    }
+                    self.eval
+                        .probs_batch_in_walk(&misses[..m], memo, &mut fresh[..m]);
+                });
+                for ((next, &p), &k) in misses.iter().zip(&fresh[..m]).zip(&missed_at) {
+                    self.cache.put(next, p);
+                    probs[k] = p;
+                }
+            }
+            for (&(i, next), p) in batch[..n].iter().zip(&probs) {
+                let after = moves[i].position;
+                let (roller, equity) = match next {
+                    None => {
+                        let result = GameResult::of_mover_win(&after).expect("a finished game");
+                        (None, Probs::won(result).equity())
+                    }
+                    Some(_) => (Some(*p), p.flip().equity()),
+                };
+                if equity > best_equity {
+                    best = Reply { after, roller };
+                    best_equity = equity;
+                }
             }
         }
         best

@@ -187,3 +187,38 @@ fn point_weights_too_large_for_integers_keep_the_separate_rows() {
         assert_eq!(board.forward(input), separate.forward(input));
     }
 }
+
+/// A batch's answers are each input's own single pass, bit for bit:
+/// the second layer sums in integers whichever inputs share its loads,
+/// and a batch shorter than [`MAX_BATCH`] fills the rest with its last.
+#[test]
+fn a_batch_answers_as_each_input_alone() {
+    let nets = shipped_board_nets();
+    let mut checked = [0usize; MAX_BATCH + 1];
+    for (turn, roll) in walk(0x5851_f42d_4c95_7f2d, 300).into_iter().enumerate() {
+        let mut memo = FirstLayerMemo::new();
+        let size = 1 + turn % MAX_BATCH;
+        let mut rest = roll.as_slice();
+        while !rest.is_empty() {
+            let kind = rest[0].0;
+            let n = rest
+                .iter()
+                .take(size)
+                .take_while(|(k, _)| *k == kind)
+                .count();
+            let (batch, tail) = rest.split_at(n);
+            rest = tail;
+            let net = &nets[(kind == NetKind::Race) as usize];
+            let points = &net.board.as_ref().unwrap().points;
+            let inputs: Vec<&[f32]> = batch.iter().map(|(_, i)| i.as_slice()).collect();
+            let counts: Vec<PointCounts> = inputs.iter().map(|i| points.counts(i)).collect();
+            let mut out = vec![[0f32; OUTPUTS]; n];
+            net.forward_counted_batch(&inputs, &counts, &mut memo, &mut out);
+            for (input, got) in inputs.iter().zip(&out) {
+                assert_eq!(*got, net.forward(input), "turn {turn}, batch of {n}");
+            }
+            checked[n] += 1;
+        }
+    }
+    assert!(checked[1..].iter().all(|&c| c > 20), "{checked:?}");
+}

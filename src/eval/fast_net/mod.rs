@@ -54,6 +54,7 @@ use feature_rows::{FeatureRows, MAX_OTHERS, Quantized};
 use line_aligned::LineAligned;
 pub use memo::FirstLayerMemo;
 use point_rows::{Counts, PointRows, SLOTS};
+pub use quantized_mid::MAX_BATCH;
 use quantized_mid::QuantizedMid;
 use sparse::NonZero;
 

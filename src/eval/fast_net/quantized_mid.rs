@@ -20,6 +20,11 @@ use super::line_aligned::LineAligned;
 use crate::eval::network::{MAX_HIDDEN, MidLayer};
 use std::mem::MaybeUninit;
 
+/// How many inputs [`QuantizedMid`]'s batched passes take at once: a
+/// roll's replies come in a handful, and four inputs' accumulators fill
+/// the AVX-512 registers beside the weights.
+pub const MAX_BATCH: usize = 4;
+
 /// The most bits an activation is given: it must fit an i16 at 1.0.
 const MAX_ACTIVATION_BITS: u32 = 14;
 /// Below this many bits of fraction a weight's rounding would move the
@@ -39,6 +44,8 @@ pub(super) struct QuantizedMid {
     activation_scale: f32,
     /// `2^-(s + a)`: a sum's value per unit.
     sum_unit: f32,
+    /// Whether the CPU has AVX-512 VNNI, for the batched sums.
+    vnni: bool,
 }
 
 impl QuantizedMid {
@@ -86,10 +93,16 @@ impl QuantizedMid {
                     bias: mid.b.clone(),
                     activation_scale: 2f32.powi(a as i32),
                     sum_unit: 2f32.powi(-((s + a) as i32)),
+                    vnni: has_vnni(),
                 });
             }
             s -= 1;
         }
+    }
+
+    /// How many units the layer has.
+    pub(super) fn units(&self) -> usize {
+        self.units
     }
 
     /// Where weight (lower `k`, unit `j`) sits in the pair-major layout.
@@ -120,9 +133,74 @@ impl QuantizedMid {
         q(xs[0]) | (q(xs[1]) << 16)
     }
 
+    /// The activations as broadcastable pairs ([`Self::pair`]), sixteen
+    /// at a time with AVX2, into `store`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn pairs_avx2<'p>(
+        &self,
+        lower: &[f32],
+        store: &'p mut [MaybeUninit<u32>; MAX_HIDDEN / 2],
+    ) -> &'p [u32] {
+        use std::arch::x86_64::*;
+        assert!(lower.len() == self.lower && lower.len() <= MAX_HIDDEN);
+        let pairs = store.as_mut_ptr() as *mut u32;
+        // Sixteen activations at a time: converted with the rounding
+        // `pair` uses (to nearest, ties to even), packed to 16 bits, and
+        // the pack's lane order put back.
+        let mut k = 0;
+        // SAFETY: k + 16 <= lower.len(), and the 8 pairs stored at k / 2
+        // lie inside store's MAX_HIDDEN / 2.
+        unsafe {
+            let scale = _mm256_set1_ps(self.activation_scale);
+            while k + 16 <= lower.len() {
+                let x = |at: usize| {
+                    _mm256_cvtps_epi32(_mm256_mul_ps(
+                        _mm256_loadu_ps(lower.as_ptr().add(at)),
+                        scale,
+                    ))
+                };
+                let packed = _mm256_packs_epi32(x(k), x(k + 8));
+                _mm256_storeu_si256(
+                    pairs.add(k / 2) as *mut __m256i,
+                    _mm256_permute4x64_epi64::<0b11_01_10_00>(packed),
+                );
+                k += 16;
+            }
+        }
+        for (m, xs) in lower.chunks_exact(2).enumerate().skip(k / 2) {
+            store[m].write(self.pair(xs));
+        }
+        // SAFETY: the loops wrote the first lower.len() / 2 pairs.
+        unsafe { std::slice::from_raw_parts(pairs as *const u32, lower.len() / 2) }
+    }
+
+    /// The batched sums at AVX-512's width, each pair's multiply and add
+    /// one instruction where the CPU has VNNI.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and BW, AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(super) unsafe fn batch_sums_wide(
+        &self,
+        lowers: [&[f32]; MAX_BATCH],
+        sums: &mut [[MaybeUninit<i32>; MAX_HIDDEN]; MAX_BATCH],
+    ) {
+        // SAFETY: the caller's CPU has the features, VNNI where detected.
+        unsafe {
+            if self.vnni {
+                self.batch_sums_vnni(lowers, sums)
+            } else {
+                self.batch_sums_avx512(lowers, sums)
+            }
+        }
+    }
+
     /// The sums made floats, biased and squashed into `scratch`.
     #[inline(always)]
-    fn finish<'s, const FUSED: bool>(
+    pub(super) fn finish<'s, const FUSED: bool>(
         &self,
         sums: &[i32],
         scratch: &'s mut [MaybeUninit<f32>; MAX_HIDDEN],
@@ -205,36 +283,8 @@ macro_rules! quantized_pass {
                 assert!(units.is_multiple_of(LANES) && units <= MAX_HIDDEN);
                 assert!(lower.len() == self.lower && lower.len() <= MAX_HIDDEN);
                 let mut pair_store = [MaybeUninit::<u32>::uninit(); MAX_HIDDEN / 2];
-                let pairs = pair_store.as_mut_ptr() as *mut u32;
-                // The pairs sixteen activations at a time: converted with
-                // the rounding `pair` uses (to nearest, ties to even), packed
-                // to 16 bits, and the pack's lane order put back.
-                let mut k = 0;
-                // SAFETY: k + 16 <= lower.len(), and the 8 pairs stored at
-                // k / 2 lie inside pair_store's MAX_HIDDEN / 2.
-                unsafe {
-                    let scale = _mm256_set1_ps(self.activation_scale);
-                    while k + 16 <= lower.len() {
-                        let x = |at: usize| {
-                            _mm256_cvtps_epi32(_mm256_mul_ps(
-                                _mm256_loadu_ps(lower.as_ptr().add(at)),
-                                scale,
-                            ))
-                        };
-                        let packed = _mm256_packs_epi32(x(k), x(k + 8));
-                        _mm256_storeu_si256(
-                            pairs.add(k / 2) as *mut __m256i,
-                            _mm256_permute4x64_epi64::<0b11_01_10_00>(packed),
-                        );
-                        k += 16;
-                    }
-                }
-                for (m, xs) in lower.chunks_exact(2).enumerate().skip(k / 2) {
-                    pair_store[m].write(self.pair(xs));
-                }
-                // SAFETY: the loops wrote the first lower.len() / 2 pairs.
-                let pairs =
-                    unsafe { std::slice::from_raw_parts(pairs as *const u32, lower.len() / 2) };
+                // SAFETY: the caller's CPU has AVX2 (both widths' features).
+                let pairs = unsafe { self.pairs_avx2(lower, &mut pair_store) };
                 let (w, out) = (self.w.as_ptr(), sums.as_mut_ptr() as *mut i32);
                 // SAFETY (the loads and stores below): start + LANES · (r + 1)
                 // <= units, so every register's 2 · LANES weights at
@@ -303,6 +353,172 @@ quantized_pass!(
     _mm512_storeu_si512
 );
 
+/// The batched sums ([`QuantizedMid`]'s `batch_sums_*`) per width: blocks
+/// of `$regs` registers of units for each of the `MAX_BATCH` inputs, every
+/// vector of weights multiplied into all of their accumulators; `$dot`
+/// adds a `pmaddwd` of activations and weights to an accumulator (one
+/// `vpdpwssd` where the CPU has AVX-512 VNNI).
+macro_rules! quantized_batch {
+    ($batch:ident, $features:literal, $lanes:literal, $regs:literal, $reg:ty,
+     $zero:ident, $set1:ident, $dot:ident, $load:ident, $store:ident) => {
+        impl QuantizedMid {
+            /// The integer sums of `MAX_BATCH` inputs at once, before the
+            /// bias, into the first `units` of each of `sums`: each vector
+            /// of weights is loaded once for all of them, where a pass per
+            /// input streams the whole layer through the level-1 cache
+            /// each time. Integer sums are exact, so each input's sums are
+            /// its single pass's.
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = $features)]
+            #[inline]
+            pub(super) unsafe fn $batch(
+                &self,
+                lowers: [&[f32]; MAX_BATCH],
+                sums: &mut [[MaybeUninit<i32>; MAX_HIDDEN]; MAX_BATCH],
+            ) {
+                use std::arch::x86_64::*;
+                const LANES: usize = $lanes;
+                const REGS: usize = $regs;
+                let units = self.units;
+                assert!(units.is_multiple_of(LANES) && units <= MAX_HIDDEN);
+                let mut stores = [[MaybeUninit::<u32>::uninit(); MAX_HIDDEN / 2]; MAX_BATCH];
+                let mut pairs: [&[u32]; MAX_BATCH] = [&[]; MAX_BATCH];
+                for ((p, store), lower) in pairs.iter_mut().zip(stores.iter_mut()).zip(lowers) {
+                    // SAFETY: the caller's CPU has AVX2 (both widths' features).
+                    *p = unsafe { self.pairs_avx2(lower, store) };
+                }
+                let n = self.lower / 2;
+                let w = self.w.as_ptr();
+                // SAFETY (the loads and stores below): as in the single
+                // pass, every register's weights lie inside w, and each of
+                // `sums` holds MAX_HIDDEN >= units sums.
+                unsafe {
+                    let row = |m: usize, start: usize, r: usize| {
+                        $load(w.add((m * units + start + r * LANES) * 2) as *const $reg)
+                    };
+                    let mut start = 0;
+                    while start + REGS * LANES <= units {
+                        let mut acc = [[$zero(); REGS]; MAX_BATCH];
+                        for m in 0..n {
+                            let x: [$reg; MAX_BATCH] =
+                                std::array::from_fn(|b| $set1(pairs[b][m] as i32));
+                            for r in 0..REGS {
+                                let weights = row(m, start, r);
+                                for (a, &x) in acc.iter_mut().zip(&x) {
+                                    a[r] = $dot(a[r], x, weights);
+                                }
+                            }
+                        }
+                        for (a, s) in acc.iter().zip(sums.iter_mut()) {
+                            for (r, a) in a.iter().enumerate() {
+                                $store(s.as_mut_ptr().add(start + r * LANES) as *mut $reg, *a);
+                            }
+                        }
+                        start += REGS * LANES;
+                    }
+                    while start < units {
+                        let mut acc = [$zero(); MAX_BATCH];
+                        for m in 0..n {
+                            let weights = row(m, start, 0);
+                            for (b, a) in acc.iter_mut().enumerate() {
+                                *a = $dot(*a, $set1(pairs[b][m] as i32), weights);
+                            }
+                        }
+                        for (a, s) in acc.iter().zip(sums.iter_mut()) {
+                            $store(s.as_mut_ptr().add(start) as *mut $reg, *a);
+                        }
+                        start += LANES;
+                    }
+                }
+            }
+        }
+    };
+}
+
+fn has_vnni() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::is_x86_feature_detected!("avx512vnni")
+        && std::is_x86_feature_detected!("avx512bw");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// `acc + pmaddwd(x, w)`, 8 lanes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn dot_avx2(
+    acc: std::arch::x86_64::__m256i,
+    x: std::arch::x86_64::__m256i,
+    w: std::arch::x86_64::__m256i,
+) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    _mm256_add_epi32(acc, _mm256_madd_epi16(x, w))
+}
+
+/// `acc + pmaddwd(x, w)`, 16 lanes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+fn dot_avx512(
+    acc: std::arch::x86_64::__m512i,
+    x: std::arch::x86_64::__m512i,
+    w: std::arch::x86_64::__m512i,
+) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::*;
+    _mm512_add_epi32(acc, _mm512_madd_epi16(x, w))
+}
+
+/// The same in one instruction: `vpdpwssd` wraps as the add does, and
+/// no pair of products here comes near the i32 range.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+#[inline]
+fn dot_vnni(
+    acc: std::arch::x86_64::__m512i,
+    x: std::arch::x86_64::__m512i,
+    w: std::arch::x86_64::__m512i,
+) -> std::arch::x86_64::__m512i {
+    std::arch::x86_64::_mm512_dpwssd_epi32(acc, x, w)
+}
+
+quantized_batch!(
+    batch_sums_avx2,
+    "avx2,fma",
+    8,
+    2,
+    __m256i,
+    _mm256_setzero_si256,
+    _mm256_set1_epi32,
+    dot_avx2,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256
+);
+quantized_batch!(
+    batch_sums_avx512,
+    "avx512f,avx512bw,avx2,fma",
+    16,
+    4,
+    __m512i,
+    _mm512_setzero_si512,
+    _mm512_set1_epi32,
+    dot_avx512,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512
+);
+quantized_batch!(
+    batch_sums_vnni,
+    "avx512f,avx512bw,avx512vnni,avx2,fma",
+    16,
+    4,
+    __m512i,
+    _mm512_setzero_si512,
+    _mm512_set1_epi32,
+    dot_vnni,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -329,6 +545,7 @@ mod tests {
         for (lower, units) in [(128, 64), (128, 24), (72, 32), (256, 128)] {
             let m = Mlp::random_deep(40, lower, units, lower as u64);
             let q = QuantizedMid::new(m.mid.as_ref().unwrap(), lower).expect("small weights");
+            let mut batches = Vec::new();
             for _ in 0..200 {
                 let x = activations(&mut rng, lower);
                 let mut want = [0i32; MAX_HIDDEN];
@@ -348,6 +565,42 @@ mod tests {
                         // SAFETY: AVX-512F and BW are present.
                         let got = unsafe { q.sums_avx512(&x, &mut got) };
                         assert_eq!(got, &want[..units], "avx512, {lower}x{units}");
+                    }
+                    batches.push((x, want));
+                }
+            }
+            // Each batch's sums are its inputs' own, on every batched pass
+            // the CPU has.
+            #[cfg(target_arch = "x86_64")]
+            for group in batches.chunks(MAX_BATCH).filter(|g| g.len() == MAX_BATCH) {
+                let lowers: [&[f32]; MAX_BATCH] = std::array::from_fn(|b| group[b].0.as_slice());
+                let check = |sums: &[[MaybeUninit<i32>; MAX_HIDDEN]; MAX_BATCH], pass: &str| {
+                    for (s, (_, want)) in sums.iter().zip(group) {
+                        // SAFETY: the batched sums wrote the first `units`.
+                        let got: Vec<i32> = s[..units]
+                            .iter()
+                            .map(|v| unsafe { v.assume_init() })
+                            .collect();
+                        assert_eq!(got, &want[..units], "{pass}, {lower}x{units}");
+                    }
+                };
+                let mut sums = [[MaybeUninit::uninit(); MAX_HIDDEN]; MAX_BATCH];
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: AVX2 is present (FMA is not used by the sums).
+                    unsafe { q.batch_sums_avx2(lowers, &mut sums) };
+                    check(&sums, "batched avx2");
+                }
+                if units % 16 == 0
+                    && std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+                {
+                    // SAFETY: AVX-512F and BW are present.
+                    unsafe { q.batch_sums_avx512(lowers, &mut sums) };
+                    check(&sums, "batched avx512");
+                    if has_vnni() {
+                        // SAFETY: and VNNI.
+                        unsafe { q.batch_sums_vnni(lowers, &mut sums) };
+                        check(&sums, "batched vnni");
                     }
                 }
             }
