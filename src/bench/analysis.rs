@@ -107,8 +107,11 @@ pub fn explanation_cost(
 
 /// Games per second of a rollout of the opening position with
 /// `settings`; `cubeful` carries a centred money cube through the trials.
+/// The checker play searches as `kotra-ai rollout` plays it: cubeless
+/// values in a cubeless rollout (as gnubg's), cubeful ones in a cubeful
+/// one.
 pub fn rollout_speed(eval: &Evaluator, settings: &RolloutSettings, cubeful: bool) -> f64 {
-    let searcher = Searcher::new(eval);
+    let searcher = Searcher::new(eval).with_cubeless(!cubeful);
     // The bear-off tables load (or are built) on first use: outside the
     // clock, as in a long-running engine.
     crate::eval::bearoff::BearoffDb::get();

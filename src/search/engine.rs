@@ -431,72 +431,117 @@ impl<'a> Searcher<'a> {
             roller: None,
         };
         let mut best_equity = f32::NEG_INFINITY;
-        // A batch at a time: the next roller's boards, their cache slots
-        // prefetched before the first lookup; then the misses evaluated
-        // together (a finished game needs neither).
-        let mut batch = [(0usize, None::<Position>); REPLY_BATCH];
-        let mut probs = [Probs::default(); REPLY_BATCH];
-        let mut misses = [best.after; REPLY_BATCH];
-        let mut missed_at = [0usize; REPLY_BATCH];
-        let mut fresh = [Probs::default(); REPLY_BATCH];
-        // The thread's memo, reset before this list's first pass (as
-        // good as a new one, without zeroing its arrays for every roll).
-        let mut fresh_memo = false;
+        let mut afters = [best.after; REPLY_BATCH];
+        let mut rollers = [None; REPLY_BATCH];
         let mut indices = indices.peekable();
-        while indices.peek().is_some() {
-            let mut n = 0;
-            for (slot, i) in batch.iter_mut().zip(indices.by_ref()) {
-                let after = moves[i].position;
-                let next = GameResult::of_mover_win(&after)
-                    .is_none()
-                    .then(|| after.swap());
-                if let Some(next) = &next {
-                    self.cache.prefetch(next);
+        REPLY_MEMO.with_borrow_mut(|memo| {
+            memo.reset();
+            while indices.peek().is_some() {
+                let mut n = 0;
+                for (a, i) in afters.iter_mut().zip(indices.by_ref()) {
+                    *a = moves[i].position;
+                    n += 1;
                 }
-                *slot = (i, next);
-                n += 1;
-            }
-            let mut m = 0;
-            for (k, &(_, next)) in batch[..n].iter().enumerate() {
-                let Some(next) = next else { continue };
-                match self.cache.get(&next) {
-                    Some(p) => probs[k] = p,
-                    None => {
-                        (misses[m], missed_at[m]) = (next, k);
-                        m += 1;
+                self.next_rollers(&afters[..n], memo, &mut rollers[..n]);
+                for (&after, &roller) in afters[..n].iter().zip(&rollers) {
+                    let equity = match roller {
+                        Some(p) => p.flip().equity(),
+                        None => Probs::won(GameResult::of_mover_win(&after).expect("game over"))
+                            .equity(),
+                    };
+                    if equity > best_equity {
+                        best = Reply { after, roller };
+                        best_equity = equity;
                     }
                 }
             }
-            if m > 0 {
-                REPLY_MEMO.with_borrow_mut(|memo| {
-                    if !fresh_memo {
-                        memo.reset();
-                        fresh_memo = true;
-                    }
-                    self.eval
-                        .probs_batch_in_walk(&misses[..m], memo, &mut fresh[..m]);
-                });
-                for ((next, &p), &k) in misses.iter().zip(&fresh[..m]).zip(&missed_at) {
-                    self.cache.put(next, p);
-                    probs[k] = p;
-                }
+        });
+        best
+    }
+
+    /// For each of `afters` (boards just moved into, at most
+    /// [`REPLY_BATCH`]), the next roller's static probabilities, or `None`
+    /// where the move ended the game. Every cache slot is prefetched
+    /// before the first lookup (they lie far apart), and the misses are
+    /// evaluated together through `memo`
+    /// ([`Evaluator::probs_batch_in_walk`]).
+    fn next_rollers(
+        &self,
+        afters: &[Position],
+        memo: &mut FirstLayerMemo,
+        out: &mut [Option<Probs>],
+    ) {
+        let mut next = [afters[0]; REPLY_BATCH];
+        for ((n, after), o) in next.iter_mut().zip(afters).zip(out.iter_mut()) {
+            let going = GameResult::of_mover_win(after).is_none();
+            if going {
+                *n = after.swap();
+                self.cache.prefetch(n);
             }
-            for (&(i, next), p) in batch[..n].iter().zip(&probs) {
-                let after = moves[i].position;
-                let (roller, equity) = match next {
-                    None => {
-                        let result = GameResult::of_mover_win(&after).expect("a finished game");
-                        (None, Probs::won(result).equity())
-                    }
-                    Some(_) => (Some(*p), p.flip().equity()),
-                };
-                if equity > best_equity {
-                    best = Reply { after, roller };
-                    best_equity = equity;
+            *o = going.then_some(Probs::default());
+        }
+        let mut misses = [afters[0]; REPLY_BATCH];
+        let mut missed_at = [0usize; REPLY_BATCH];
+        let mut m = 0;
+        for (k, (n, o)) in next.iter().zip(out.iter_mut()).enumerate() {
+            let Some(p) = o else { continue };
+            match self.cache.get(n) {
+                Some(hit) => *p = hit,
+                None => {
+                    (misses[m], missed_at[m]) = (*n, k);
+                    m += 1;
                 }
             }
         }
-        best
+        if m > 0 {
+            let mut fresh = [Probs::default(); REPLY_BATCH];
+            self.eval
+                .probs_batch_in_walk(&misses[..m], memo, &mut fresh[..m]);
+            for ((n, &p), &k) in misses.iter().zip(&fresh[..m]).zip(&missed_at) {
+                self.cache.put(n, p);
+                out[k] = Some(p);
+            }
+        }
+    }
+
+    /// [`Self::rank_moves`]' first stage: each of `alive` (indices into
+    /// `list`) valued at 0-ply, in batches through one memo
+    /// ([`Self::next_rollers`]) where a pass per candidate would walk
+    /// each through the whole first layer; the values are a plain
+    /// 0-ply evaluation's.
+    fn rank_at_0ply(&self, list: &MoveList, alive: &[usize], state: &CubeState) -> Vec<RankedMove> {
+        let states = std::slice::from_ref(state);
+        let mut ranked = Vec::with_capacity(alive.len());
+        let mut afters = [Position::starting(); REPLY_BATCH];
+        let mut rollers = [None; REPLY_BATCH];
+        REPLY_MEMO.with_borrow_mut(|memo| {
+            memo.reset();
+            for chunk in alive.chunks(REPLY_BATCH) {
+                for (a, &i) in afters.iter_mut().zip(chunk) {
+                    *a = list.as_slice()[i].position;
+                }
+                let n = chunk.len();
+                self.next_rollers(&afters[..n], memo, &mut rollers[..n]);
+                for ((&index, position), roller) in chunk.iter().zip(afters).zip(rollers) {
+                    let mut v = [0f32; 1];
+                    let probs = match roller {
+                        Some(p) => self.values_for_mover(&position, states, &mut v, |pos, c, v| {
+                            self.static_values(pos, &p, c, v);
+                            p
+                        }),
+                        None => self.after_move(&position, states, 0, &mut v),
+                    };
+                    ranked.push(RankedMove {
+                        index,
+                        position,
+                        probs,
+                        equity: state.normalise(v[0]),
+                        ply: 0,
+                    });
+                }
+            }
+        });
+        ranked
     }
 
     /// Each state's static value of `pos` for its roller, from `p`.
@@ -599,7 +644,10 @@ impl<'a> Searcher<'a> {
         let mut ranked: Vec<RankedMove> = Vec::new();
         let mut alive: Vec<usize> = (0..list.len()).collect();
         for (ply, filter) in settings.stages() {
-            let mut fresh: Vec<RankedMove> = alive.par_iter().map(|&i| value(i, ply)).collect();
+            let mut fresh: Vec<RankedMove> = match ply {
+                0 => self.rank_at_0ply(list, &alive, state),
+                _ => alive.par_iter().map(|&i| value(i, ply)).collect(),
+            };
             sort(&mut fresh);
             ranked.retain(|r| !alive.contains(&r.index));
             let best = fresh.first().map_or(0.0, |r| r.equity);
