@@ -16,6 +16,23 @@ struct Entry {
     probs: Probs,
 }
 
+/// A position's hash for the search's direct-mapped tables: its board a
+/// word at a time, multiplied and folded.
+#[inline]
+pub(super) fn position_hash(position: &Position) -> u64 {
+    let raw = position.raw();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for chunk in raw.chunks(8) {
+        let mut word = [0u8; 8];
+        for (w, &b) in word.iter_mut().zip(chunk) {
+            *w = b as u8;
+        }
+        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        h ^= h >> 29;
+    }
+    h
+}
+
 /// One slot on a cache line of its own: a lookup touches one line, and a
 /// prefetch of that line brings all of it.
 #[repr(align(64))]
@@ -37,17 +54,7 @@ impl EvalCache {
     }
 
     fn slot(&self, position: &Position) -> &Mutex<Option<Entry>> {
-        let raw = position.raw();
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for chunk in raw.chunks(8) {
-            let mut word = [0u8; 8];
-            for (w, &b) in word.iter_mut().zip(chunk) {
-                *w = b as u8;
-            }
-            h = (h ^ u64::from_le_bytes(word)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            h ^= h >> 29;
-        }
-        &self.slots[(h as usize) & self.mask].0
+        &self.slots[(position_hash(position) as usize) & self.mask].0
     }
 
     /// Starts bringing `position`'s slot into the level-1 cache, so that a

@@ -14,7 +14,7 @@
 //! the thread count.
 
 use super::cache::EvalCache;
-use super::nodes::{MIN_KEPT_PLY, NodeStore};
+use super::nodes::{LeafStore, MIN_KEPT_PLY, NodeStore};
 use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, with_legal_moves};
 use crate::cube::{
     CubeDecision, CubeState, cube_states, decide, roller_cube_choice, static_cube_decision,
@@ -183,6 +183,8 @@ pub struct Searcher<'a> {
     cache: EvalCache,
     /// Values of the 2-ply and deeper nodes walked so far.
     nodes: NodeStore,
+    /// Values of 1-ply nodes walked so far, as many as its slots keep.
+    leaves: LeafStore,
     /// Inside the tree, how many replies PubEval pre-selects for the
     /// network to choose from (0 = the network sees every reply).
     prune: usize,
@@ -198,6 +200,7 @@ impl<'a> Searcher<'a> {
             eval,
             cache: EvalCache::new(16),
             nodes: NodeStore::default(),
+            leaves: LeafStore::new(14),
             prune: DEFAULT_PRUNE,
             cubeless: false,
         }
@@ -223,6 +226,7 @@ impl<'a> Searcher<'a> {
     pub fn set_prune(&mut self, keep: usize) {
         if keep != self.prune {
             self.nodes.clear();
+            self.leaves.clear();
         }
         self.prune = keep;
     }
@@ -299,8 +303,9 @@ impl<'a> Searcher<'a> {
     /// roller's move (chosen at 0-ply) and `ply − 1` plies more, without a
     /// cube action first.
     ///
-    /// A node of 2-ply or deeper walked before (the same position, depth
-    /// and states) is not walked again. Within a node, rolls whose best
+    /// A node walked before (the same position, depth and states) is not
+    /// walked again where the node store (2-ply and deeper) or the leaf
+    /// store (1-ply, while its slot keeps it) still has it. Within a node, rolls whose best
     /// moves lead to the same position (every roll that dances, a blocked
     /// or forced play) have the same tree below: above the leaves it is
     /// walked once, without a lock or an allocation, and its values
@@ -317,6 +322,11 @@ impl<'a> Searcher<'a> {
     ) -> Probs {
         let kept = ply >= MIN_KEPT_PLY;
         if kept && let Some(probs) = self.nodes.get(pos, ply, states, out) {
+            return probs;
+        }
+        if ply == 1
+            && let Some(probs) = self.leaves.get(pos, states, out)
+        {
             return probs;
         }
         let value = |best: &Reply| {
@@ -372,6 +382,8 @@ impl<'a> Searcher<'a> {
         }
         if kept {
             self.nodes.put(pos, ply, states, total, out);
+        } else if ply == 1 {
+            self.leaves.put(pos, states, total, out);
         }
         total
     }

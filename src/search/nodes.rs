@@ -10,7 +10,15 @@
 //! A node's values depend only on its position, depth and cube states
 //! (and the searcher's fixed settings), so a kept value is exactly what
 //! walking it again would give.
+//!
+//! 1-ply nodes are many and cheap, but a searching rollout meets them
+//! again and again: a 2-ply move choice walks, below each candidate, the
+//! positions the next choices start from, and a cubeful rollout's cube
+//! decision at 1-ply is the node the previous move's ranking walked. They
+//! go to a direct-mapped table instead ([`LeafStore`]), which costs one
+//! lookup where a map with a lock would cost more than the walk.
 
+use super::cache::position_hash;
 use crate::backgammon::Position;
 use crate::cube::CubeState;
 use crate::eval::Probs;
@@ -85,6 +93,93 @@ impl NodeStore {
     }
 }
 
+/// The most cube states a kept 1-ply node carries: a 2-ply cubeful
+/// search's deepest nodes carry four.
+const LEAF_STATES: usize = 4;
+
+#[derive(Clone, Copy)]
+struct LeafNode {
+    position: Position,
+    n: u8,
+    states: [CubeState; LEAF_STATES],
+    probs: Probs,
+    values: [f32; LEAF_STATES],
+}
+
+/// A slot, aligned so that a lookup touches as few lines as it can.
+#[repr(align(64))]
+struct LeafSlot(Mutex<Option<LeafNode>>);
+
+/// Kept 1-ply nodes: each position hashes to one slot, a newer node
+/// replaces an older one, and a busy slot is a miss (`try_lock`), so
+/// threads never wait and answers do not depend on what it holds.
+pub(super) struct LeafStore {
+    slots: Box<[LeafSlot]>,
+    mask: usize,
+}
+
+impl LeafStore {
+    /// A store of `2^bits` slots.
+    pub(super) fn new(bits: u32) -> LeafStore {
+        let n = 1usize << bits;
+        LeafStore {
+            slots: (0..n).map(|_| LeafSlot(Mutex::new(None))).collect(),
+            mask: n - 1,
+        }
+    }
+
+    fn slot(&self, pos: &Position) -> &Mutex<Option<LeafNode>> {
+        &self.slots[(position_hash(pos) as usize) & self.mask].0
+    }
+
+    /// The kept probabilities of the 1-ply node, its values copied into
+    /// `out`.
+    pub(super) fn get(
+        &self,
+        pos: &Position,
+        states: &[CubeState],
+        out: &mut [f32],
+    ) -> Option<Probs> {
+        if states.len() > LEAF_STATES {
+            return None;
+        }
+        let guard = self.slot(pos).try_lock().ok()?;
+        let node = guard.as_ref()?;
+        if node.position != *pos || node.states[..usize::from(node.n)] != *states {
+            return None;
+        }
+        out.copy_from_slice(&node.values[..states.len()]);
+        Some(node.probs)
+    }
+
+    pub(super) fn put(&self, pos: &Position, states: &[CubeState], probs: Probs, values: &[f32]) {
+        if states.len() > LEAF_STATES {
+            return;
+        }
+        if let Ok(mut guard) = self.slot(pos).try_lock() {
+            let mut node = LeafNode {
+                position: *pos,
+                n: states.len() as u8,
+                states: [CubeState::money(); LEAF_STATES],
+                probs,
+                values: [0.0; LEAF_STATES],
+            };
+            node.states[..states.len()].copy_from_slice(states);
+            node.values[..states.len()].copy_from_slice(values);
+            *guard = Some(node);
+        }
+    }
+
+    /// Forgets every node (the searcher's settings changed).
+    pub(super) fn clear(&self) {
+        for slot in self.slots.iter() {
+            if let Ok(mut node) = slot.0.lock() {
+                *node = None;
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,5 +198,30 @@ mod tests {
         assert_eq!(store.get(&pos, 2, &states[..1], &mut out[..1]), None);
         store.clear();
         assert_eq!(store.get(&pos, 2, &states, &mut out), None);
+    }
+
+    #[test]
+    fn a_leaf_is_found_only_with_its_position_and_cube_states() {
+        let store = LeafStore::new(4);
+        let pos = Position::starting();
+        let states = [CubeState::money(), CubeState::money().doubled()];
+        let probs = Probs([0.5, 0.1, 0.0, 0.1, 0.0]);
+        store.put(&pos, &states, probs, &[0.25, 0.5]);
+        let mut out = [0.0; 2];
+        assert_eq!(store.get(&pos, &states, &mut out), Some(probs));
+        assert_eq!(out, [0.25, 0.5]);
+        assert_eq!(store.get(&pos, &states[..1], &mut out[..1]), None);
+        let other = crate::backgammon::with_legal_moves(
+            &pos,
+            crate::backgammon::Dice::new(3, 1).unwrap(),
+            |l| l.as_slice()[0].position,
+        );
+        assert_eq!(store.get(&other, &states, &mut out), None);
+        // More states than a slot holds are never kept.
+        let many = [CubeState::money(); LEAF_STATES + 1];
+        store.put(&pos, &many, probs, &[0.0; LEAF_STATES + 1]);
+        assert_eq!(store.get(&pos, &states, &mut out), Some(probs));
+        store.clear();
+        assert_eq!(store.get(&pos, &states, &mut out), None);
     }
 }
