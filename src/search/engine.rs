@@ -35,8 +35,12 @@ pub const DEFAULT_PRUNE: usize = 8;
 const PRUNE_MAX: usize = 128;
 
 thread_local! {
-    /// Each thread's first-layer memo for the replies of a roll
-    /// ([`Searcher::best_at_0ply`] resets it for each list).
+    /// Each thread's first-layer memo for the positions it evaluates in
+    /// batches ([`Searcher::next_rollers`]). It is never reset: the
+    /// evaluator uses it only where the sums are exact integers
+    /// ([`Evaluator::probs_batch_in_walk`]), so an answer does not depend
+    /// on what it saw before, and the last position of one list is
+    /// usually a few points from the first of the next.
     static REPLY_MEMO: std::cell::RefCell<FirstLayerMemo> =
         std::cell::RefCell::new(FirstLayerMemo::new());
 }
@@ -447,7 +451,6 @@ impl<'a> Searcher<'a> {
         let mut rollers = [None; REPLY_BATCH];
         let mut indices = indices.peekable();
         REPLY_MEMO.with_borrow_mut(|memo| {
-            memo.reset();
             while indices.peek().is_some() {
                 let mut n = 0;
                 for (a, i) in afters.iter_mut().zip(indices.by_ref()) {
@@ -527,7 +530,6 @@ impl<'a> Searcher<'a> {
         let mut afters = [Position::starting(); REPLY_BATCH];
         let mut rollers = [None; REPLY_BATCH];
         REPLY_MEMO.with_borrow_mut(|memo| {
-            memo.reset();
             for chunk in alive.chunks(REPLY_BATCH) {
                 for (a, &i) in afters.iter_mut().zip(chunk) {
                     *a = list.as_slice()[i].position;

@@ -86,9 +86,8 @@ impl FastNet {
             let quantized = features.quantize_avx2(input);
             match memo {
                 Some(memo) => {
-                    let owner = self as *const FastNet as usize;
-                    if memo.owner != owner {
-                        memo.owner = owner;
+                    if memo.owner != self.id {
+                        memo.owner = self.id;
                         memo.board = BoardMemo::empty();
                     }
                     let b = &mut memo.board;

@@ -106,7 +106,7 @@ impl FastNet {
         input: &[f32],
         memo: &mut FirstLayerMemo,
     ) -> [f32; OUTPUTS] {
-        memo.owner = self as *const FastNet as usize;
+        memo.owner = self.id;
         memo.input[..input.len()].copy_from_slice(input);
         let sums = &memo.sums[..self.hidden];
         self.finish_after::<AVX512>(|hidden| {
@@ -160,7 +160,7 @@ impl FastNet {
 /// made them.
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub struct FirstLayerMemo {
-    /// The network's address; 0 before the first evaluation.
+    /// The network's id; 0 before the first evaluation.
     pub(super) owner: usize,
     pub(super) input: [f32; MAX_INPUTS],
     pub(super) sums: [f32; MAX_HIDDEN],
@@ -201,13 +201,6 @@ impl FirstLayerMemo {
         }
     }
 
-    /// Makes the memo as good as new: the next pass through it starts
-    /// from no inputs. Cheaper than a new memo, whose arrays are zeroed.
-    #[inline]
-    pub fn reset(&mut self) {
-        self.owner = 0;
-    }
-
     /// Gathers into `nz` the changes of `input` from the memo's last
     /// input. False, with `nz` to be gathered afresh, where the memo is of
     /// another network or the changes are not fewer than the non-zero
@@ -221,7 +214,7 @@ impl FirstLayerMemo {
         input: &[f32],
         nz: &mut NonZero,
     ) -> bool {
-        if self.owner != net as *const FastNet as usize {
+        if self.owner != net.id {
             return false;
         }
         // SAFETY: the caller's CPU has AVX2.

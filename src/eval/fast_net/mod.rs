@@ -97,6 +97,10 @@ impl Pass {
 }
 
 pub struct FastNet {
+    /// Which network this is, for a [`FirstLayerMemo`] to know whose sums
+    /// it holds: unique for the process's life, where an address could be
+    /// a dropped network's.
+    id: usize,
     pass: Pass,
     inputs: usize,
     hidden: usize,
@@ -138,7 +142,9 @@ impl From<&Mlp> for FastNet {
     fn from(m: &Mlp) -> FastNet {
         let w1_half: Vec<u16> = m.w1.iter().map(|&w| f16_bits(w)).collect();
         let pass = Pass::detect(m.hidden, m.last_hidden(), m.inputs);
+        static NEXT_ID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(1);
         FastNet {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             pass,
             inputs: m.inputs,
             hidden: m.hidden,
