@@ -205,27 +205,49 @@ impl Evaluator {
         }
     }
 
-    /// [`Self::probs_in_walk`] of each of `positions`, into `out`. Runs of
-    /// positions for one network go through it up to [`MAX_BATCH`] at a
-    /// time, its second layer's weights loaded once for all of them
-    /// ([`FastNet::forward_counted_batch`]); each answer is what it would
-    /// be alone.
+    /// [`Self::probs`] of each of `positions` (games still going), into
+    /// `out`, bit for bit. Where every network sums its first layer in
+    /// integers ([`Self::batches_exactly`]), the positions go one after
+    /// another through the thread's first-layer memo (each adds only the
+    /// rows that changed since the one before, even one of an earlier
+    /// call), and runs of positions for one network go through its second
+    /// layer up to [`MAX_BATCH`] at a time, its weights loaded once for all
+    /// of them ([`FastNet::forward_counted_batch`]). Otherwise each is
+    /// evaluated alone.
     ///
     /// # Panics
     /// Where `out` is not as long as `positions`.
-    pub fn probs_batch_in_walk(
+    pub fn probs_batch(&self, positions: &[Position], out: &mut [Probs]) {
+        assert_eq!(positions.len(), out.len());
+        if !self.exact_memo {
+            for (o, pos) in out.iter_mut().zip(positions) {
+                *o = self.probs(pos);
+            }
+            return;
+        }
+        thread_local! {
+            // Never reset: the sums are exact integers, so no answer
+            // depends on what the memo saw before, and the memo knows its
+            // network by id.
+            static MEMO: std::cell::RefCell<FirstLayerMemo> =
+                std::cell::RefCell::new(FirstLayerMemo::new());
+        }
+        MEMO.with_borrow_mut(|memo| self.probs_batch_exact(positions, memo, out));
+    }
+
+    /// Whether [`Self::probs_batch`] batches: every network sums its
+    /// first layer in integers, so a pass through a memo answers exactly
+    /// as a plain pass, whatever the memo saw before.
+    pub fn batches_exactly(&self) -> bool {
+        self.exact_memo
+    }
+
+    fn probs_batch_exact(
         &self,
         positions: &[Position],
         memo: &mut FirstLayerMemo,
         out: &mut [Probs],
     ) {
-        assert_eq!(positions.len(), out.len());
-        if !self.exact_memo {
-            for (o, pos) in out.iter_mut().zip(positions) {
-                *o = self.probs_in_walk(pos, memo);
-            }
-            return;
-        }
         let mut batch = NetBatch::new();
         for (i, pos) in positions.iter().enumerate() {
             let kind = match PositionClass::of(pos) {
@@ -306,15 +328,6 @@ impl Evaluator {
         self.after_move_with(after, Some(memo))
     }
 
-    /// [`Self::probs`] for one of a walk's positions (a roll's replies in
-    /// turn, some of which the caller may skip): the network pass starts
-    /// from `memo`'s first layer where that gives exactly the plain pass's
-    /// answer, so the result never depends on what the walk skipped.
-    #[inline]
-    pub fn probs_in_walk(&self, pos: &Position, memo: &mut FirstLayerMemo) -> Probs {
-        self.probs_with(pos, self.exact_memo.then_some(memo))
-    }
-
     #[inline]
     fn after_move_with(&self, after: &Position, memo: Option<&mut FirstLayerMemo>) -> Probs {
         match GameResult::of_mover_win(after) {
@@ -325,7 +338,7 @@ impl Evaluator {
 }
 
 /// Encoded positions waiting for one network's batched pass
-/// ([`Evaluator::probs_batch_in_walk`]).
+/// ([`Evaluator::probs_batch`]).
 struct NetBatch {
     kind: NetKind,
     n: usize,

@@ -31,6 +31,10 @@ pub struct TrialResult {
     pub cubeful: [f64; MAX_STATES],
 }
 
+/// How many of a roll's candidates [`Trial`]'s 0-ply choice evaluates
+/// together.
+const BEST_OF_BATCH: usize = 8;
+
 pub struct Trial<'a> {
     searcher: &'a Searcher<'a>,
     settings: RolloutSettings,
@@ -243,18 +247,77 @@ impl<'a> Trial<'a> {
         indices: impl Iterator<Item = usize>,
     ) -> (Position, Probs) {
         let mut best = (moves[0].position, Probs::default(), f32::NEG_INFINITY);
-        let mut memo = FirstLayerMemo::new();
-        for i in indices {
-            let p = self
-                .searcher
-                .evaluator()
-                .after_candidate(&moves[i].position, &mut memo);
+        let mut consider = |position: Position, p: Probs| {
             let e = p.equity();
             if e > best.2 {
-                best = (moves[i].position, p, e);
+                best = (position, p, e);
             }
+        };
+        let eval = self.searcher.evaluator();
+        if !eval.batches_exactly() {
+            let mut memo = FirstLayerMemo::new();
+            for i in indices {
+                let position = moves[i].position;
+                consider(position, eval.after_candidate(&position, &mut memo));
+            }
+            return (best.0, best.1);
+        }
+        // The same probabilities in batches: the next roller's boards of
+        // the games still going, through the evaluator's batched pass.
+        let mut indices = indices.peekable();
+        let mut boards = [moves[0].position; BEST_OF_BATCH];
+        let mut which = [0usize; BEST_OF_BATCH];
+        let mut probs = [Probs::default(); BEST_OF_BATCH];
+        while indices.peek().is_some() {
+            let mut n = 0;
+            for i in indices.by_ref().take(BEST_OF_BATCH) {
+                let position = moves[i].position;
+                match GameResult::of_mover_win(&position) {
+                    Some(result) => {
+                        // Ends the batch here, so that the order of the
+                        // comparisons stays the list's.
+                        self.consider_batch(
+                            moves,
+                            &boards[..n],
+                            &which[..n],
+                            &mut probs,
+                            &mut consider,
+                        );
+                        n = 0;
+                        consider(position, Probs::won(result));
+                    }
+                    None => {
+                        (boards[n], which[n]) = (position.swap(), i);
+                        n += 1;
+                    }
+                }
+            }
+            self.consider_batch(moves, &boards[..n], &which[..n], &mut probs, &mut consider);
         }
         (best.0, best.1)
+    }
+
+    /// Evaluates `boards` (the next roller's, after the candidates
+    /// `which` of `moves`) together and hands each candidate's
+    /// probabilities for its mover to `consider`, in order.
+    fn consider_batch(
+        &self,
+        moves: &[Candidate],
+        boards: &[Position],
+        which: &[usize],
+        probs: &mut [Probs; BEST_OF_BATCH],
+        consider: &mut impl FnMut(Position, Probs),
+    ) {
+        let n = boards.len();
+        if n == 0 {
+            return;
+        }
+        self.searcher
+            .evaluator()
+            .probs_batch(boards, &mut probs[..n]);
+        for (&i, p) in which.iter().zip(&probs[..n]) {
+            consider(moves[i].position, p.flip());
+        }
     }
 
     /// The result, luck removed. `p` and `values` are from the view of the
@@ -279,5 +342,45 @@ impl<'a> Trial<'a> {
             equity,
             cubeful,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{Evaluator, shipped_model};
+
+    /// The batched 0-ply choice is the plain one, with the same
+    /// probabilities bit for bit: every candidate evaluated alone, the
+    /// first of equals kept, along a seeded game's rolls (finishing moves
+    /// and bear-offs included).
+    #[test]
+    fn the_batched_choice_is_each_candidate_evaluated_alone() {
+        let eval = Evaluator::new(shipped_model().unwrap());
+        assert!(eval.batches_exactly());
+        let searcher = Searcher::new(&eval);
+        let trial = Trial::new(&searcher, &RolloutSettings::default(), &[]);
+        let (mut pos, mut list) = (Position::starting(), MoveList::new());
+        let mut rng = SmallRng::seed_from_u64(3);
+        let mut games = 0;
+        for _ in 0..600 {
+            let dice = Dice::new(rng.random_range(1..=6), rng.random_range(1..=6)).unwrap();
+            legal_moves(&pos, dice, &mut list);
+            let moves = list.as_slice();
+            let got = trial.best_of(moves, 0..moves.len());
+            let mut want = (moves[0].position, Probs::default(), f32::NEG_INFINITY);
+            for c in moves {
+                let p = eval.after_move(&c.position);
+                if p.equity() > want.2 {
+                    want = (c.position, p, p.equity());
+                }
+            }
+            assert_eq!(got, (want.0, want.1));
+            pos = got.0.swap();
+            if pos.is_game_over() {
+                (pos, games) = (Position::starting(), games + 1);
+            }
+        }
+        assert!(games >= 3, "{games} games finished");
     }
 }

@@ -20,7 +20,7 @@ use crate::cube::{
     CubeDecision, CubeState, cube_states, decide, roller_cube_choice, static_cube_decision,
     static_value,
 };
-use crate::eval::{Evaluator, FirstLayerMemo, Probs, pubeval};
+use crate::eval::{Evaluator, Probs, pubeval};
 use rayon::prelude::*;
 
 /// Replies pre-selected inside the tree. With kotra-v15 and a cubeless
@@ -33,17 +33,6 @@ pub const DEFAULT_PRUNE: usize = 8;
 
 /// Lists longer than this are never pruned (rare doubles).
 const PRUNE_MAX: usize = 128;
-
-thread_local! {
-    /// Each thread's first-layer memo for the positions it evaluates in
-    /// batches ([`Searcher::next_rollers`]). It is never reset: the
-    /// evaluator uses it only where the sums are exact integers
-    /// ([`Evaluator::probs_batch_in_walk`]), so an answer does not depend
-    /// on what it saw before, and the last position of one list is
-    /// usually a few points from the first of the next.
-    static REPLY_MEMO: std::cell::RefCell<FirstLayerMemo> =
-        std::cell::RefCell::new(FirstLayerMemo::new());
-}
 
 /// How many replies' cache slots are prefetched before the first of them
 /// is looked up: PubEval's usual pre-selection.
@@ -438,9 +427,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// The candidate (of `indices`) with the highest 0-ply cubeless
-    /// equity; the first of equals. Those not in the cache are walked
-    /// through one first-layer memo: a roll's replies differ in a few
-    /// points.
+    /// equity; the first of equals. Those not in the cache are evaluated
+    /// in batches ([`Self::next_rollers`]): a roll's replies differ in a
+    /// few points.
     fn best_at_0ply(&self, moves: &[Candidate], indices: impl Iterator<Item = usize>) -> Reply {
         let mut best = Reply {
             after: moves[0].position,
@@ -450,27 +439,26 @@ impl<'a> Searcher<'a> {
         let mut afters = [best.after; REPLY_BATCH];
         let mut rollers = [None; REPLY_BATCH];
         let mut indices = indices.peekable();
-        REPLY_MEMO.with_borrow_mut(|memo| {
-            while indices.peek().is_some() {
-                let mut n = 0;
-                for (a, i) in afters.iter_mut().zip(indices.by_ref()) {
-                    *a = moves[i].position;
-                    n += 1;
-                }
-                self.next_rollers(&afters[..n], memo, &mut rollers[..n]);
-                for (&after, &roller) in afters[..n].iter().zip(&rollers) {
-                    let equity = match roller {
-                        Some(p) => p.flip().equity(),
-                        None => Probs::won(GameResult::of_mover_win(&after).expect("game over"))
-                            .equity(),
-                    };
-                    if equity > best_equity {
-                        best = Reply { after, roller };
-                        best_equity = equity;
+        while indices.peek().is_some() {
+            let mut n = 0;
+            for (a, i) in afters.iter_mut().zip(indices.by_ref()) {
+                *a = moves[i].position;
+                n += 1;
+            }
+            self.next_rollers(&afters[..n], &mut rollers[..n]);
+            for (&after, &roller) in afters[..n].iter().zip(&rollers) {
+                let equity = match roller {
+                    Some(p) => p.flip().equity(),
+                    None => {
+                        Probs::won(GameResult::of_mover_win(&after).expect("game over")).equity()
                     }
+                };
+                if equity > best_equity {
+                    best = Reply { after, roller };
+                    best_equity = equity;
                 }
             }
-        });
+        }
         best
     }
 
@@ -478,14 +466,8 @@ impl<'a> Searcher<'a> {
     /// [`REPLY_BATCH`]), the next roller's static probabilities, or `None`
     /// where the move ended the game. Every cache slot is prefetched
     /// before the first lookup (they lie far apart), and the misses are
-    /// evaluated together through `memo`
-    /// ([`Evaluator::probs_batch_in_walk`]).
-    fn next_rollers(
-        &self,
-        afters: &[Position],
-        memo: &mut FirstLayerMemo,
-        out: &mut [Option<Probs>],
-    ) {
+    /// evaluated together ([`Evaluator::probs_batch`]).
+    fn next_rollers(&self, afters: &[Position], out: &mut [Option<Probs>]) {
         let mut next = [afters[0]; REPLY_BATCH];
         for ((n, after), o) in next.iter_mut().zip(afters).zip(out.iter_mut()) {
             let going = GameResult::of_mover_win(after).is_none();
@@ -510,8 +492,7 @@ impl<'a> Searcher<'a> {
         }
         if m > 0 {
             let mut fresh = [Probs::default(); REPLY_BATCH];
-            self.eval
-                .probs_batch_in_walk(&misses[..m], memo, &mut fresh[..m]);
+            self.eval.probs_batch(&misses[..m], &mut fresh[..m]);
             for ((n, &p), &k) in misses.iter().zip(&fresh[..m]).zip(&missed_at) {
                 self.cache.put(n, p);
                 out[k] = Some(p);
@@ -520,8 +501,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// [`Self::rank_moves`]' first stage: each of `alive` (indices into
-    /// `list`) valued at 0-ply, in batches through one memo
-    /// ([`Self::next_rollers`]) where a pass per candidate would walk
+    /// `list`) valued at 0-ply, in batches ([`Self::next_rollers`]) where a pass per candidate would walk
     /// each through the whole first layer; the values are a plain
     /// 0-ply evaluation's.
     fn rank_at_0ply(&self, list: &MoveList, alive: &[usize], state: &CubeState) -> Vec<RankedMove> {
@@ -529,32 +509,30 @@ impl<'a> Searcher<'a> {
         let mut ranked = Vec::with_capacity(alive.len());
         let mut afters = [Position::starting(); REPLY_BATCH];
         let mut rollers = [None; REPLY_BATCH];
-        REPLY_MEMO.with_borrow_mut(|memo| {
-            for chunk in alive.chunks(REPLY_BATCH) {
-                for (a, &i) in afters.iter_mut().zip(chunk) {
-                    *a = list.as_slice()[i].position;
-                }
-                let n = chunk.len();
-                self.next_rollers(&afters[..n], memo, &mut rollers[..n]);
-                for ((&index, position), roller) in chunk.iter().zip(afters).zip(rollers) {
-                    let mut v = [0f32; 1];
-                    let probs = match roller {
-                        Some(p) => self.values_for_mover(&position, states, &mut v, |pos, c, v| {
-                            self.static_values(pos, &p, c, v);
-                            p
-                        }),
-                        None => self.after_move(&position, states, 0, &mut v),
-                    };
-                    ranked.push(RankedMove {
-                        index,
-                        position,
-                        probs,
-                        equity: state.normalise(v[0]),
-                        ply: 0,
-                    });
-                }
+        for chunk in alive.chunks(REPLY_BATCH) {
+            for (a, &i) in afters.iter_mut().zip(chunk) {
+                *a = list.as_slice()[i].position;
             }
-        });
+            let n = chunk.len();
+            self.next_rollers(&afters[..n], &mut rollers[..n]);
+            for ((&index, position), roller) in chunk.iter().zip(afters).zip(rollers) {
+                let mut v = [0f32; 1];
+                let probs = match roller {
+                    Some(p) => self.values_for_mover(&position, states, &mut v, |pos, c, v| {
+                        self.static_values(pos, &p, c, v);
+                        p
+                    }),
+                    None => self.after_move(&position, states, 0, &mut v),
+                };
+                ranked.push(RankedMove {
+                    index,
+                    position,
+                    probs,
+                    equity: state.normalise(v[0]),
+                    ply: 0,
+                });
+            }
+        }
         ranked
     }
 
