@@ -235,7 +235,7 @@ macro_rules! counted_batch_pass {
         impl FastNet {
             #[cfg(target_arch = "x86_64")]
             #[target_feature(enable = $features)]
-            unsafe fn $name(
+            pub(super) unsafe fn $name(
                 &self,
                 inputs: &[&[f32]],
                 counts: &[PointCounts],

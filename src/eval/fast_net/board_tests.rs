@@ -197,6 +197,7 @@ fn a_batch_answers_as_each_input_alone() {
     let mut checked = [0usize; MAX_BATCH + 1];
     for (turn, roll) in walk(0x5851_f42d_4c95_7f2d, 300).into_iter().enumerate() {
         let mut memo = FirstLayerMemo::new();
+        let mut memo_avx2 = FirstLayerMemo::new();
         let size = 1 + turn % MAX_BATCH;
         let mut rest = roll.as_slice();
         while !rest.is_empty() {
@@ -216,6 +217,20 @@ fn a_batch_answers_as_each_input_alone() {
             net.forward_counted_batch(&inputs, &counts, &mut memo, &mut out);
             for (input, got) in inputs.iter().zip(&out) {
                 assert_eq!(*got, net.forward(input), "turn {turn}, batch of {n}");
+            }
+            // The AVX2 batch too, where the dispatch took AVX-512: the
+            // same bits as the AVX2 single pass.
+            #[cfg(target_arch = "x86_64")]
+            if net.pass == Pass::Avx512 {
+                let mut narrow = vec![[0f32; OUTPUTS]; n];
+                // SAFETY: an AVX-512 pass's CPU has AVX2, FMA, F16C and POPCNT.
+                unsafe { net.counted_batch_avx2(&inputs, &counts, &mut memo_avx2, &mut narrow) };
+                for ((input, c), got) in inputs.iter().zip(&counts).zip(&narrow) {
+                    let board = net.board.as_ref().unwrap();
+                    // SAFETY: as above.
+                    let want = unsafe { net.counted_avx2(board, input, c, None) };
+                    assert_eq!(*got, want, "avx2, turn {turn}, batch of {n}");
+                }
             }
             checked[n] += 1;
         }
