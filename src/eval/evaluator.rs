@@ -235,6 +235,34 @@ impl Evaluator {
         MEMO.with_borrow_mut(|memo| self.probs_batch_exact(positions, memo, out));
     }
 
+    /// [`Self::after_move`] of each of `afters` (boards just moved into),
+    /// into `out`, bit for bit: the games still going evaluated together
+    /// by [`Self::probs_batch`].
+    ///
+    /// # Panics
+    /// Where `out` is not as long as `afters`, or longer than
+    /// [`AFTER_BATCH`].
+    pub fn after_move_batch(&self, afters: &[Position], out: &mut [Probs]) {
+        assert!(afters.len() == out.len() && afters.len() <= AFTER_BATCH);
+        let mut going = [Position::starting(); AFTER_BATCH];
+        let mut at = [0usize; AFTER_BATCH];
+        let mut n = 0;
+        for (k, (after, o)) in afters.iter().zip(out.iter_mut()).enumerate() {
+            match GameResult::of_mover_win(after) {
+                Some(result) => *o = Probs::won(result),
+                None => {
+                    (going[n], at[n]) = (after.swap(), k);
+                    n += 1;
+                }
+            }
+        }
+        let mut probs = [Probs::default(); AFTER_BATCH];
+        self.probs_batch(&going[..n], &mut probs[..n]);
+        for (&k, p) in at[..n].iter().zip(&probs) {
+            out[k] = p.flip();
+        }
+    }
+
     /// Whether [`Self::probs_batch`] batches: every network sums its
     /// first layer in integers, so a pass through a memo answers exactly
     /// as a plain pass, whatever the memo saw before.
@@ -336,6 +364,9 @@ impl Evaluator {
         }
     }
 }
+
+/// The most boards [`Evaluator::after_move_batch`] takes at once.
+pub const AFTER_BATCH: usize = 16;
 
 /// Encoded positions waiting for one network's batched pass
 /// ([`Evaluator::probs_batch`]).

@@ -262,62 +262,22 @@ impl<'a> Trial<'a> {
             }
             return (best.0, best.1);
         }
-        // The same probabilities in batches: the next roller's boards of
-        // the games still going, through the evaluator's batched pass.
+        // The same probabilities a batch at a time.
         let mut indices = indices.peekable();
-        let mut boards = [moves[0].position; BEST_OF_BATCH];
-        let mut which = [0usize; BEST_OF_BATCH];
+        let mut afters = [moves[0].position; BEST_OF_BATCH];
         let mut probs = [Probs::default(); BEST_OF_BATCH];
         while indices.peek().is_some() {
             let mut n = 0;
-            for i in indices.by_ref().take(BEST_OF_BATCH) {
-                let position = moves[i].position;
-                match GameResult::of_mover_win(&position) {
-                    Some(result) => {
-                        // Ends the batch here, so that the order of the
-                        // comparisons stays the list's.
-                        self.consider_batch(
-                            moves,
-                            &boards[..n],
-                            &which[..n],
-                            &mut probs,
-                            &mut consider,
-                        );
-                        n = 0;
-                        consider(position, Probs::won(result));
-                    }
-                    None => {
-                        (boards[n], which[n]) = (position.swap(), i);
-                        n += 1;
-                    }
-                }
+            for (a, i) in afters.iter_mut().zip(indices.by_ref()) {
+                *a = moves[i].position;
+                n += 1;
             }
-            self.consider_batch(moves, &boards[..n], &which[..n], &mut probs, &mut consider);
+            eval.after_move_batch(&afters[..n], &mut probs[..n]);
+            for (&a, &p) in afters[..n].iter().zip(&probs) {
+                consider(a, p);
+            }
         }
         (best.0, best.1)
-    }
-
-    /// Evaluates `boards` (the next roller's, after the candidates
-    /// `which` of `moves`) together and hands each candidate's
-    /// probabilities for its mover to `consider`, in order.
-    fn consider_batch(
-        &self,
-        moves: &[Candidate],
-        boards: &[Position],
-        which: &[usize],
-        probs: &mut [Probs; BEST_OF_BATCH],
-        consider: &mut impl FnMut(Position, Probs),
-    ) {
-        let n = boards.len();
-        if n == 0 {
-            return;
-        }
-        self.searcher
-            .evaluator()
-            .probs_batch(boards, &mut probs[..n]);
-        for (&i, p) in which.iter().zip(&probs[..n]) {
-            consider(moves[i].position, p.flip());
-        }
     }
 
     /// The result, luck removed. `p` and `values` are from the view of the

@@ -298,11 +298,11 @@ impl<'a> Searcher<'a> {
     ///
     /// A node walked before (the same position, depth and states) is not
     /// walked again where the node store (2-ply and deeper) or the leaf
-    /// store (1-ply, while its slot keeps it) still has it. Within a node, rolls whose best
-    /// moves lead to the same position (every roll that dances, a blocked
-    /// or forced play) have the same tree below: above the leaves it is
-    /// walked once, without a lock or an allocation, and its values
-    /// counted for each such roll. Walks are deterministic, so every
+    /// store (1-ply, while its slot keeps it) still has it. Within a
+    /// node, rolls whose best moves lead to the same position (every roll
+    /// that dances, a blocked or forced play) have the same tree below:
+    /// above the leaves it is walked once, without a lock or an
+    /// allocation, and its values counted for each such roll. Walks are deterministic, so every
     /// roll's values, and their sums in roll order, are what walking each
     /// would give.
     fn roll_average(
@@ -501,9 +501,9 @@ impl<'a> Searcher<'a> {
     }
 
     /// [`Self::rank_moves`]' first stage: each of `alive` (indices into
-    /// `list`) valued at 0-ply, in batches ([`Self::next_rollers`]) where a pass per candidate would walk
-    /// each through the whole first layer; the values are a plain
-    /// 0-ply evaluation's.
+    /// `list`) valued at 0-ply, in batches ([`Self::next_rollers`]) where
+    /// a pass per candidate would walk each through the whole first layer;
+    /// the values are a plain 0-ply evaluation's.
     fn rank_at_0ply(&self, list: &MoveList, alive: &[usize], state: &CubeState) -> Vec<RankedMove> {
         let states = std::slice::from_ref(state);
         let mut ranked = Vec::with_capacity(alive.len());
