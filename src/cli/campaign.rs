@@ -61,6 +61,9 @@ pub struct RunArgs {
     /// Trials of each of those rollouts.
     #[arg(long, default_value_t = Selection::default().rollout_trials)]
     rollout_trials: u32,
+    /// The depth kept positions' targets are searched at (2 or 3).
+    #[arg(long, default_value_t = Selection::default().label_ply)]
+    label_ply: u8,
     /// Batches take the lowest seed from here on that the database lacks.
     #[arg(long, default_value_t = 1)]
     first_seed: u64,
@@ -114,6 +117,7 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<()> {
             noise: args.noise,
             rollout_every: args.rollout_every,
             rollout_trials: args.rollout_trials,
+            label_ply: args.label_ply,
             ..Selection::default()
         },
         games_per_batch: args.games_per_batch,

@@ -198,6 +198,9 @@ fn check(opts: &CampaignOptions) -> Result<(), CampaignError> {
     if !(s.noise.is_finite() && s.noise >= 0.0) {
         return bad("the move noise must be a number 0 or more");
     }
+    if !(2..=3).contains(&s.label_ply) {
+        return bad("targets are searched at 2 or 3-ply");
+    }
     let [lo, hi] = s.cube_window;
     if !(0.0..=1.0).contains(&lo) || !(0.0..=1.0).contains(&hi) || lo > hi {
         return bad("the cube window is two win chances from 0 to 1, the lower first");
@@ -343,8 +346,10 @@ mod tests {
             data_dir: dir.join("data"),
             work_dir: dir.join("work"),
             selection: Selection {
-                // Every disagreement, so that a few games keep something.
+                // Every disagreement, so that a few games keep something;
+                // the selection's own labels, the cheapest.
                 threshold: 0.0,
+                label_ply: 2,
                 ..Selection::default()
             },
             games_per_batch: 3,
@@ -461,6 +466,9 @@ mod tests {
         let mut bad = opts.clone();
         bad.selection.threshold = f32::NAN;
         assert!(run(&bad).is_err());
+        let mut bad = opts.clone();
+        bad.selection.label_ply = 4;
+        assert!(run(&bad).unwrap_err().to_string().contains("2 or 3-ply"));
         let mut bad = opts.clone();
         bad.teacher = dir.join("missing.net");
         let e = run(&bad).unwrap_err().to_string();

@@ -9,9 +9,11 @@
 //! choice is also ranked at 2-ply with gnubg's world-class filters, and
 //! where the 0-ply choice loses at least `threshold` by the search's
 //! values, the positions after both choices and after a few more of the
-//! search's candidates are kept with their 2-ply values. In the doubling
-//! window the cube action is compared the same way, and a position whose
-//! 0-ply action the search corrects is kept with its 2-ply value.
+//! search's candidates are kept. In the doubling window the cube action
+//! is compared the same way, and a position whose 0-ply action the
+//! search corrects is kept. Each kept position is labelled by a search
+//! `label_ply` deep: the 2-ply values that chose it, or a 3-ply search
+//! that sees a roll further than the teacher's own 2-ply.
 //!
 //! A 2-ply search sees two rolls ahead, which is not far enough where
 //! the game turns on timing (back games, holding games, crashed boards)
@@ -58,6 +60,12 @@ pub struct Selection {
     pub rollout_every: u64,
     /// Trials of each rollout (0-ply, variance reduction, to the end).
     pub rollout_trials: u32,
+    /// The depth a kept position's target is searched at: 2 takes the
+    /// selection's own values, which cost nothing more; 3 looks a roll
+    /// past what chose the position, so the network is taught something
+    /// its own 2-ply search cannot already see (refining on its own
+    /// 2-ply values reaches a fixed point).
+    pub label_ply: u8,
 }
 
 impl Default for Selection {
@@ -71,6 +79,7 @@ impl Default for Selection {
             max_turns: 400,
             rollout_every: 4,
             rollout_trials: 36,
+            label_ply: 3,
         }
     }
 }
@@ -78,8 +87,9 @@ impl Default for Selection {
 impl Selection {
     /// How the targets are found, in words (the manifest's `labelling`).
     pub fn labelling(&self) -> String {
+        let ply = self.label_ply;
         format!(
-            "2-ply cubeless money search (gnubg world-class filters; {} replies pre-selected by PubEval inside the tree); cube positions: the 2-ply cube search's cubeless probabilities",
+            "{ply}-ply cubeless money search (gnubg world-class filters; {} replies pre-selected by PubEval inside the tree); cube positions: the {ply}-ply cube search's cubeless probabilities",
             self.prune
         )
     }
@@ -248,7 +258,26 @@ impl<'a> Selector<'a> {
         }
         let position = r.position.swap();
         self.eval.net_kind(&position)?;
-        Some(Record::new(position, origin, r.probs.flip(), gap))
+        Some(Record::new(
+            position,
+            origin,
+            self.label(&position, r.probs.flip()),
+            gap,
+        ))
+    }
+
+    /// The target of `pos` (the side on roll's view) whose 2-ply value is
+    /// `two_ply`: that, or a deeper search's where the labels are deeper.
+    /// The tree's cubeless probabilities do not depend on the cube (its
+    /// replies are chosen by cubeless equity), so one search serves the
+    /// checker and the cube positions alike.
+    fn label(&self, pos: &Position, two_ply: Probs) -> Probs {
+        if self.how.label_ply <= 2 {
+            return two_ply;
+        }
+        let mut v = [0f32];
+        self.moves
+            .evaluate(pos, &[CubeState::money()], self.how.label_ply, &mut v)
     }
 
     /// In the doubling window, the cube action at 0-ply against 2-ply
@@ -272,8 +301,9 @@ impl<'a> Selector<'a> {
             return;
         }
         out.disagreements += 1;
+        let target = self.label(pos, searched.probs);
         out.records
-            .push(Record::new(*pos, Origin::CubeAction, searched.probs, gap));
+            .push(Record::new(*pos, Origin::CubeAction, target, gap));
     }
 }
 
@@ -312,6 +342,7 @@ mod tests {
         let eval = Evaluator::new(Model::load(std::path::Path::new("models/kotra.net")).unwrap());
         let how = Selection {
             threshold: 0.005,
+            label_ply: 2,
             ..Selection::default()
         };
         let selector = Selector::new(&eval, how);
@@ -341,6 +372,36 @@ mod tests {
             .filter(|r| r.origin == Origin::StaticChoice)
             .count();
         assert!(choices > 0 && choices.abs_diff(statics) <= game.disagreements as usize);
+    }
+
+    /// Deeper labels change the targets only: the same game keeps the same
+    /// positions, each with its own 3-ply value.
+    #[test]
+    fn deeper_labels_keep_the_same_positions_with_their_3ply_values() {
+        let eval = Evaluator::new(Model::load(std::path::Path::new("models/kotra.net")).unwrap());
+        let how = |label_ply| Selection {
+            threshold: 0.04,
+            label_ply,
+            ..Selection::default()
+        };
+        let two = Selector::new(&eval, how(2)).play_game(&mut SmallRng::seed_from_u64(11), false);
+        let three = Selector::new(&eval, how(3)).play_game(&mut SmallRng::seed_from_u64(11), false);
+        assert_eq!(
+            (two.decisions, two.disagreements),
+            (three.decisions, three.disagreements)
+        );
+        assert_eq!(two.records.len(), three.records.len());
+        assert!(!three.records.is_empty(), "{three:?}");
+        let search = Searcher::new(&eval).with_cubeless(true);
+        let mut v = [0f32];
+        let mut moved = 0;
+        for (a, b) in two.records.iter().zip(&three.records) {
+            assert_eq!((a.position, a.origin, a.gap), (b.position, b.origin, b.gap));
+            let deep = search.evaluate(&b.position, &[CubeState::money()], 3, &mut v);
+            assert_eq!(b.target, deep);
+            moved += usize::from(a.target != b.target);
+        }
+        assert!(moved > 0, "3-ply labels differ from 2-ply ones somewhere");
     }
 
     #[test]
