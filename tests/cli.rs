@@ -162,6 +162,24 @@ fn duel_reports_points_per_game_as_json() {
         "unknown player",
     );
     assert_one_line_error(&run(&["duel", "--a", "net@7", "--b", "random"]), "ply");
+    for (flag, filter) in [("--filter-a", "0:0.1"), ("--filter-b", "3")] {
+        let args = [
+            "duel", "--cube", "--a", "net@1", "--b", "net@1", flag, filter,
+        ];
+        assert_one_line_error(&run(&args), "KEEP:WINDOW");
+    }
+    assert_one_line_error(
+        &run(&[
+            "duel",
+            "--a",
+            "net@1",
+            "--b",
+            "net@1",
+            "--filter-a",
+            "3:0.06",
+        ]),
+        "--cube",
+    );
 }
 
 #[test]

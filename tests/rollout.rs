@@ -190,3 +190,28 @@ fn luck_adjustment_over_preselected_plays_is_unbiased_and_sharper() {
         "{with:?} {without:?}"
     );
 }
+
+/// A searching rollout's move filter is what its search values: one that
+/// lets a single move through leaves nothing to search, so a 1-ply
+/// rollout through it plays the 0-ply rollout's games to the last digit,
+/// and a wider one plays other moves.
+#[test]
+fn a_one_move_filter_plays_the_0ply_rollout() {
+    use kotra::search::MoveFilter;
+    let eval = Evaluator::new(shipped_model().unwrap());
+    let searcher = Searcher::new(&eval).with_cubeless(true);
+    let start = Position::starting();
+    let settings = |ply, keep| RolloutSettings {
+        trials: 36,
+        ply,
+        filter: MoveFilter { keep, window: 1.0 },
+        truncate: Some(8),
+        seed: 3,
+        ..RolloutSettings::default()
+    };
+    // No cube states: a cube decision at 1-ply is not one at 0-ply.
+    let roll = |s: RolloutSettings| rollout(&searcher, &start, true, &[], &s, &|_| {});
+    let flat = roll(settings(0, 8));
+    assert_eq!(roll(settings(1, 1)), flat);
+    assert_ne!(roll(settings(1, 3)), flat);
+}

@@ -5,7 +5,8 @@
 //! turns its own input (flags, a query string) into these values and
 //! calls `check`; it never compares a ply or a trial count itself.
 
-use crate::rollout::RolloutSettings;
+use crate::rollout::{ROLLOUT_FILTER, RolloutSettings};
+use crate::search::MoveFilter;
 
 /// The deepest search a front end asks for.
 pub const MAX_PLY: u8 = 3;
@@ -50,6 +51,8 @@ pub enum RequestError {
         game: &'static str,
         max: u8,
     },
+    #[error("filter {0}: at least one move kept, within a window of 0 or more")]
+    Filter(String),
     #[error("trials {0}: 1 to {MAX_TRIALS}")]
     Trials(u64),
     #[error("candidates {0}: 1 to {MAX_CANDIDATES}")]
@@ -89,10 +92,12 @@ pub fn game_ply(ply: i64, game: &'static str, four_players: bool) -> Result<u8, 
 
 /// A rollout as asked: with dice, `candidates` moves of the roll; without,
 /// the position and its cube decision.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RolloutRequest {
     pub trials: u64,
     pub ply: i64,
+    /// A searching play's first filter ([`ROLLOUT_FILTER`] unless asked).
+    pub filter: MoveFilter,
     pub truncate: Option<u32>,
     pub seed: u64,
     pub candidates: u64,
@@ -105,6 +110,7 @@ impl Default for RolloutRequest {
         RolloutRequest {
             trials: 1296,
             ply: 0,
+            filter: ROLLOUT_FILTER,
             truncate: None,
             seed: 1,
             candidates: 8,
@@ -138,10 +144,15 @@ impl RolloutRequest {
         if self.truncate == Some(0) {
             return Err(RequestError::TruncateZero);
         }
+        let filter = self
+            .filter
+            .checked()
+            .map_err(|_| RequestError::Filter(self.filter.to_string()))?;
         Ok(CheckedRollout {
             settings: RolloutSettings {
                 trials,
                 ply,
+                filter,
                 truncate: self.truncate,
                 seed: self.seed,
                 variance_reduction: self.variance_reduction,

@@ -110,19 +110,26 @@ pub fn analyze(set: &std::path::Path, positions: usize, ply: u8) -> anyhow::Resu
 }
 
 /// Rollout games per second, with and without luck adjustment.
-pub fn rollout(trials: u32, ply: i64, cubeful: bool) -> anyhow::Result<()> {
+pub fn rollout(
+    trials: u32,
+    ply: i64,
+    filter: crate::search::MoveFilter,
+    cubeful: bool,
+) -> anyhow::Result<()> {
     let request = crate::analysis::RolloutRequest {
         trials: u64::from(trials),
         ply,
+        filter,
         ..Default::default()
     };
     let settings = request.check()?.settings;
     let eval = crate::eval::Evaluator::new(crate::eval::shipped_model()?);
     let threads = rayon::current_num_threads();
     println!(
-        "{}-ply {} rollouts of the opening position, {trials} games, {threads} threads",
+        "{}-ply {} rollouts of the opening position, {trials} games, {threads} threads, move filter {}",
         settings.ply,
-        if cubeful { "cubeful" } else { "cubeless" }
+        if cubeful { "cubeful" } else { "cubeless" },
+        settings.filter
     );
     for vr in [false, true] {
         let settings = crate::rollout::RolloutSettings {

@@ -5,6 +5,7 @@ use crate::notation::mat::{Action, GameRecord, MatchRecord};
 use crate::players::cubeful::{CubefulPlayer, cubeful_duel};
 use crate::players::duel::{GameLog, duel_logged};
 use crate::players::{duel_reporting, parse_cubeful_player, parse_player};
+use crate::search::MoveFilter;
 use anyhow::Context;
 
 /// `duel`'s arguments, shared by the three games' duels.
@@ -35,6 +36,14 @@ pub struct DuelArgs {
     /// search at their ply.
     #[arg(long)]
     pub cube: bool,
+    /// With --cube: player A's checker play keeps at most KEEP moves
+    /// within WINDOW of the best after the 0-ply pass (KEEP:WINDOW, as
+    /// gnubg's move filters), instead of 8:0.16.
+    #[arg(long, value_name = "KEEP:WINDOW", requires = "cube")]
+    pub filter_a: Option<MoveFilter>,
+    /// With --cube: player B's first filter.
+    #[arg(long, value_name = "KEEP:WINDOW", requires = "cube")]
+    pub filter_b: Option<MoveFilter>,
 }
 
 impl DuelArgs {
@@ -70,7 +79,7 @@ pub fn run(args: DuelArgs) -> anyhow::Result<()> {
         seed,
         json,
         save_games,
-        cube: _,
+        ..
     } = args;
     let pa = parse_player(&a, shipped_model)?;
     let pb = parse_player(&b, shipped_model)?;
@@ -108,9 +117,16 @@ pub fn run(args: DuelArgs) -> anyhow::Result<()> {
 fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
     let (ea, ply_a) = parse_cubeful_player(&args.a, shipped_model)?;
     let (eb, ply_b) = parse_cubeful_player(&args.b, shipped_model)?;
+    let player = |eval, ply, filter: Option<MoveFilter>| {
+        let p = CubefulPlayer::new(eval, ply);
+        match filter {
+            Some(f) => p.with_first_filter(f),
+            None => p,
+        }
+    };
     let (pa, pb) = (
-        CubefulPlayer::new(&ea, ply_a),
-        CubefulPlayer::new(&eb, ply_b),
+        player(&ea, ply_a, args.filter_a),
+        player(&eb, ply_b, args.filter_b),
     );
     let bar = games_bar(!args.json, args.games);
     let r = cubeful_duel(&pa, &pb, args.games, args.seed, &|n| bar.inc(n));

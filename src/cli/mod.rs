@@ -227,6 +227,10 @@ pub enum BenchCommand {
         /// Checker play inside the rollout, as gnubg counts plies (0 to 2).
         #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         ply: i64,
+        /// Searching play's first move filter, KEEP:WINDOW (default: the
+        /// rollouts' own).
+        #[arg(long, value_name = "KEEP:WINDOW", default_value_t = crate::rollout::ROLLOUT_FILTER)]
+        filter: crate::search::MoveFilter,
         /// Play the cube inside the trials (money play, centred cube).
         #[arg(long)]
         cubeful: bool,
@@ -371,9 +375,10 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
                 BenchCommand::Rollout {
                     trials,
                     ply,
+                    filter,
                     cubeful,
                 },
-        } => bench::rollout(trials, ply, cubeful),
+        } => bench::rollout(trials, ply, filter, cubeful),
     }
 }
 

@@ -27,6 +27,10 @@ pub struct RolloutArgs {
     /// rollout, as gnubg counts plies.
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub ply: u8,
+    /// With --ply 1 or 2: which moves of the 0-ply pass the search values,
+    /// at most KEEP within WINDOW of the best (gnubg's move filter).
+    #[arg(long, value_name = "KEEP:WINDOW", default_value_t = crate::rollout::ROLLOUT_FILTER)]
+    pub filter: crate::search::MoveFilter,
     /// Stop each trial after this many half-moves and use the evaluator.
     #[arg(long, allow_negative_numbers = true)]
     pub truncate: Option<u32>,
@@ -57,6 +61,7 @@ impl RolloutArgs {
         RolloutRequest {
             trials: u64::from(self.trials),
             ply: i64::from(self.ply),
+            filter: self.filter,
             truncate: self.truncate,
             seed: self.seed,
             candidates: self.candidates as u64,
@@ -96,10 +101,10 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
     let rows = rolled.moves;
     print!("{}", ascii::render(&setup));
     println!(
-        "Rollout of {} candidate moves with {dice}: {} trials each, {}-ply play{}{}, seed {}",
+        "Rollout of {} candidate moves with {dice}: {} trials each, {}{}{}, seed {}",
         rows.len(),
         args.trials,
-        args.ply,
+        play(args.ply, args.filter),
         truncation(args.truncate),
         if args.cubeful { ", cubeful" } else { "" },
         args.seed
@@ -137,9 +142,9 @@ fn position(setup: &Setup, rolled: &PositionRollout, args: &RolloutArgs) -> anyh
     let (settings, result) = (&rolled.settings, &rolled.result);
     print!("{}", ascii::render(setup));
     println!(
-        "Rollout for the side on roll: {} trials, {}-ply play{}, seed {}",
+        "Rollout for the side on roll: {} trials, {}{}, seed {}",
         settings.trials,
-        settings.ply,
+        play(settings.ply, settings.filter),
         truncation(settings.truncate),
         settings.seed
     );
@@ -179,6 +184,14 @@ fn position(setup: &Setup, rolled: &PositionRollout, args: &RolloutArgs) -> anyh
         None => {}
     }
     Ok(())
+}
+
+/// The trials' checker play: its ply, and a search's move filter.
+fn play(ply: u8, filter: crate::search::MoveFilter) -> String {
+    match ply {
+        0 => "0-ply play".to_string(),
+        _ => format!("{ply}-ply play (move filter {filter})"),
+    }
 }
 
 fn truncation(t: Option<u32>) -> String {

@@ -10,7 +10,7 @@ use crate::backgammon::cube::CubeRules;
 use crate::backgammon::{GameState, Phase};
 use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::Evaluator;
-use crate::search::{SearchSettings, Searcher};
+use crate::search::{MoveFilter, SearchSettings, Searcher};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -22,6 +22,9 @@ const MAX_TURNS: usize = 10_000;
 pub struct CubefulPlayer<'a> {
     searcher: Searcher<'a>,
     ply: u8,
+    /// The checker play's first filter in place of the analysis' (what a
+    /// rollout's play uses, say), so that it can be judged by play.
+    first: Option<MoveFilter>,
 }
 
 impl<'a> CubefulPlayer<'a> {
@@ -29,7 +32,24 @@ impl<'a> CubefulPlayer<'a> {
         CubefulPlayer {
             searcher: Searcher::new(eval),
             ply,
+            first: None,
         }
+    }
+
+    /// Checker play through `first` after the 0-ply pass instead of
+    /// [`SearchSettings::world_class`]'s filter.
+    pub fn with_first_filter(mut self, first: MoveFilter) -> CubefulPlayer<'a> {
+        self.first = Some(first);
+        self
+    }
+
+    /// The filters of this player's checker play.
+    fn settings(&self) -> SearchSettings {
+        let mut settings = SearchSettings::world_class(self.ply);
+        if let Some(first) = self.first {
+            settings.first = first;
+        }
+        settings
     }
 
     /// Inside its search, how many replies PubEval pre-selects for the
@@ -128,7 +148,7 @@ pub fn play_cubeful_game(first: &CubefulPlayer, second: &CubefulPlayer, dice_see
             debug_assert!(rolled.is_ok());
         }
         let state = seen(&game);
-        let settings = SearchSettings::world_class(on_roll.ply);
+        let settings = on_roll.settings();
         let played = game
             .play_chosen(|_, list| on_roll.searcher.rank_moves(list, &state, &settings)[0].index);
         debug_assert!(played.is_ok());
@@ -170,6 +190,34 @@ mod tests {
         let r = cubeful_duel(&deep, &flat, 2, 1, &|_| {});
         assert_eq!(r.games, 2);
         assert!(r.ppg.is_finite());
+    }
+
+    /// A first filter that lets one move through leaves the 1-ply search
+    /// nothing to choose: the player moves as the network alone does.
+    #[test]
+    fn a_first_filter_of_one_move_plays_the_0ply_choice() {
+        use crate::backgammon::{Dice, Position, with_legal_moves};
+        let eval = Evaluator::new(shipped_model().unwrap());
+        let narrow = CubefulPlayer::new(&eval, 1).with_first_filter(MoveFilter {
+            keep: 1,
+            window: 1.0,
+        });
+        let flat = CubefulPlayer::new(&eval, 0);
+        let wide = CubefulPlayer::new(&eval, 1);
+        let money = CubeState::money();
+        let mut differs = 0;
+        for (dice, _) in Dice::all_rolls() {
+            with_legal_moves(&Position::starting(), dice, |list| {
+                let choice =
+                    |p: &CubefulPlayer| p.searcher.rank_moves(list, &money, &p.settings())[0].index;
+                assert_eq!(choice(&narrow), choice(&flat), "{dice:?}");
+                differs += usize::from(choice(&wide) != choice(&flat));
+            });
+        }
+        assert!(
+            differs > 0,
+            "the wide 1-ply search changes some opening play"
+        );
     }
 
     #[test]

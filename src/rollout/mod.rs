@@ -30,10 +30,20 @@ mod trial;
 
 use crate::backgammon::Position;
 use crate::cube::{CubeDecision, CubeState};
-use crate::search::Searcher;
+use crate::search::{MoveFilter, Searcher};
 use rayon::prelude::*;
 pub use strata::Strata;
 use trial::{Trial, TrialResult};
+
+/// A searching rollout's first move filter: of the 0-ply pass over a
+/// roll's moves, the ones its search values at the rollout's ply. Every
+/// move of every trial is such a search, so this filter sets a searching
+/// rollout's speed; it is kept only as tight as mirrored duels at the ply
+/// show level with the analysis' filter (BENCHMARKS.md).
+pub const ROLLOUT_FILTER: MoveFilter = MoveFilter {
+    keep: 8,
+    window: 0.16,
+};
 
 /// How to roll out.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,6 +51,8 @@ pub struct RolloutSettings {
     pub trials: u32,
     /// Checker play inside the rollout (0 = the network alone).
     pub ply: u8,
+    /// At ply 1 and deeper, which of the 0-ply pass's moves are searched.
+    pub filter: MoveFilter,
     /// Stop after this many half-moves and score with the evaluator.
     pub truncate: Option<u32>,
     pub seed: u64,
@@ -52,6 +64,7 @@ impl Default for RolloutSettings {
         RolloutSettings {
             trials: 1296,
             ply: 0,
+            filter: ROLLOUT_FILTER,
             truncate: None,
             seed: 1,
             variance_reduction: true,

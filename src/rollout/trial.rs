@@ -180,7 +180,10 @@ impl<'a> Trial<'a> {
             self.best_0ply(pos, dice, list)
         } else {
             legal_moves(pos, dice, list);
-            let settings = SearchSettings::world_class(self.settings.ply);
+            let settings = SearchSettings {
+                first: self.settings.filter,
+                ..SearchSettings::world_class(self.settings.ply)
+            };
             let ranked = self
                 .searcher
                 .rank_moves(list, &CubeState::money(), &settings);

@@ -14,6 +14,7 @@
 //! the thread count.
 
 use super::cache::EvalCache;
+use super::filter::MoveFilter;
 use super::nodes::{LeafStore, MIN_KEPT_PLY, NodeStore};
 use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, with_legal_moves};
 use crate::cube::{
@@ -95,14 +96,6 @@ struct Reply {
 
 /// The most cube states one node carries (two per state of its parent).
 const MAX_STATES: usize = 32;
-
-/// Keep at most `keep` candidates within `window` (cubeful equity per cube)
-/// of the best.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MoveFilter {
-    pub keep: usize,
-    pub window: f32,
-}
 
 /// How deep to look and what to prune on the way.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -10,12 +10,12 @@
 pub mod any_game;
 mod cache;
 mod engine;
+mod filter;
 mod nodes;
 
 pub use cache::EvalCache;
-pub use engine::{
-    CubeAnalysis, DEFAULT_PRUNE, MoveFilter, Preselection, RankedMove, SearchSettings, Searcher,
-};
+pub use engine::{CubeAnalysis, DEFAULT_PRUNE, Preselection, RankedMove, SearchSettings, Searcher};
+pub use filter::{FilterError, MoveFilter};
 
 use crate::backgammon::{Dice, MoveList, Position, legal_moves};
 use crate::eval::{Evaluator, FirstLayerMemo, Probs};

@@ -154,6 +154,7 @@ pub async fn start(
     } = RolloutRequest {
         trials: q.trials.unwrap_or(asked.trials),
         ply: q.ply.unwrap_or(asked.ply),
+        filter: asked.filter,
         truncate: q.truncate,
         seed: q.seed.unwrap_or(asked.seed),
         candidates: q.candidates.unwrap_or(asked.candidates),
