@@ -146,6 +146,32 @@ fn analyze_one_ply_agrees_on_the_opening_31() {
 }
 
 #[test]
+fn a_searching_rollout_reports_its_move_filter() {
+    let args = [
+        "rollout",
+        "AQAAIAAAAAAAAA",
+        "--trials",
+        "36",
+        "--truncate",
+        "2",
+        "--json",
+    ];
+    let v = run_json(&[&args[..], &["--ply", "1"]].concat());
+    assert_eq!(v["move_filter"], "3:0.06", "{v}");
+    let v = run_json(&[&args[..], &["--ply", "1", "--filter", "8:0.16"]].concat());
+    assert_eq!(v["move_filter"], "8:0.16", "{v}");
+    let v = run_json(&args);
+    assert!(
+        v.get("move_filter").is_none(),
+        "0-ply play has no filter: {v}"
+    );
+    assert_one_line_error(
+        &run(&[&args[..], &["--filter", "8"]].concat()),
+        "KEEP:WINDOW",
+    );
+}
+
+#[test]
 fn duel_reports_points_per_game_as_json() {
     let v = run_json(&[
         "duel", "--a", "pubeval", "--b", "random", "--games", "40", "--seed", "3", "--json",

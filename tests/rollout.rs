@@ -204,7 +204,7 @@ fn a_one_move_filter_plays_the_0ply_rollout() {
     let settings = |ply, keep| RolloutSettings {
         trials: 36,
         ply,
-        filter: MoveFilter { keep, window: 1.0 },
+        filter: Some(MoveFilter { keep, window: 1.0 }),
         truncate: Some(8),
         seed: 3,
         ..RolloutSettings::default()

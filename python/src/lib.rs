@@ -212,6 +212,7 @@ impl Engine {
         let checked = RolloutRequest {
             trials,
             ply,
+            filter: None,
             truncate,
             seed,
             candidates,

@@ -301,6 +301,10 @@ impl Serialize for PositionRollout {
         m.serialize_entry("trials", &self.settings.trials)?;
         m.serialize_entry("seed", &self.settings.seed)?;
         m.serialize_entry("ply", &self.settings.ply)?;
+        if self.settings.ply > 0 {
+            let filter = self.settings.move_filter().to_string();
+            m.serialize_entry("move_filter", &filter)?;
+        }
         m.serialize_entry("equity", &Estimate6(self.result.cubeless))?;
         m.serialize_entry("probs", &self.result.probs.map(Estimate6))?;
         if let Some(c) = &self.cube {

@@ -5,7 +5,7 @@
 //! turns its own input (flags, a query string) into these values and
 //! calls `check`; it never compares a ply or a trial count itself.
 
-use crate::rollout::{ROLLOUT_FILTER, RolloutSettings};
+use crate::rollout::RolloutSettings;
 use crate::search::MoveFilter;
 
 /// The deepest search a front end asks for.
@@ -96,8 +96,9 @@ pub fn game_ply(ply: i64, game: &'static str, four_players: bool) -> Result<u8, 
 pub struct RolloutRequest {
     pub trials: u64,
     pub ply: i64,
-    /// A searching play's first filter ([`ROLLOUT_FILTER`] unless asked).
-    pub filter: MoveFilter,
+    /// A searching play's first filter (`None`: the rollouts' own for the
+    /// ply, [`crate::rollout::rollout_filter`]).
+    pub filter: Option<MoveFilter>,
     pub truncate: Option<u32>,
     pub seed: u64,
     pub candidates: u64,
@@ -110,7 +111,7 @@ impl Default for RolloutRequest {
         RolloutRequest {
             trials: 1296,
             ply: 0,
-            filter: ROLLOUT_FILTER,
+            filter: None,
             truncate: None,
             seed: 1,
             candidates: 8,
@@ -146,8 +147,8 @@ impl RolloutRequest {
         }
         let filter = self
             .filter
-            .checked()
-            .map_err(|_| RequestError::Filter(self.filter.to_string()))?;
+            .map(|f| f.checked().map_err(|_| RequestError::Filter(f.to_string())))
+            .transpose()?;
         Ok(CheckedRollout {
             settings: RolloutSettings {
                 trials,

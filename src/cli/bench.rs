@@ -113,7 +113,7 @@ pub fn analyze(set: &std::path::Path, positions: usize, ply: u8) -> anyhow::Resu
 pub fn rollout(
     trials: u32,
     ply: i64,
-    filter: crate::search::MoveFilter,
+    filter: Option<crate::search::MoveFilter>,
     cubeful: bool,
 ) -> anyhow::Result<()> {
     let request = crate::analysis::RolloutRequest {
@@ -129,7 +129,7 @@ pub fn rollout(
         "{}-ply {} rollouts of the opening position, {trials} games, {threads} threads, move filter {}",
         settings.ply,
         if cubeful { "cubeful" } else { "cubeless" },
-        settings.filter
+        settings.move_filter()
     );
     for vr in [false, true] {
         let settings = crate::rollout::RolloutSettings {

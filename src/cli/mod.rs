@@ -228,9 +228,9 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
         ply: i64,
         /// Searching play's first move filter, KEEP:WINDOW (default: the
-        /// rollouts' own).
-        #[arg(long, value_name = "KEEP:WINDOW", default_value_t = crate::rollout::ROLLOUT_FILTER)]
-        filter: crate::search::MoveFilter,
+        /// rollouts' own for the ply).
+        #[arg(long, value_name = "KEEP:WINDOW")]
+        filter: Option<crate::search::MoveFilter>,
         /// Play the cube inside the trials (money play, centred cube).
         #[arg(long)]
         cubeful: bool,

@@ -28,9 +28,10 @@ pub struct RolloutArgs {
     #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub ply: u8,
     /// With --ply 1 or 2: which moves of the 0-ply pass the search values,
-    /// at most KEEP within WINDOW of the best (gnubg's move filter).
-    #[arg(long, value_name = "KEEP:WINDOW", default_value_t = crate::rollout::ROLLOUT_FILTER)]
-    pub filter: crate::search::MoveFilter,
+    /// at most KEEP within WINDOW of the best (gnubg's move filter;
+    /// default 3:0.06 at 1-ply, 8:0.16 at 2-ply).
+    #[arg(long, value_name = "KEEP:WINDOW")]
+    pub filter: Option<crate::search::MoveFilter>,
     /// Stop each trial after this many half-moves and use the evaluator.
     #[arg(long, allow_negative_numbers = true)]
     pub truncate: Option<u32>,
@@ -104,7 +105,7 @@ pub fn run(args: RolloutArgs) -> anyhow::Result<()> {
         "Rollout of {} candidate moves with {dice}: {} trials each, {}{}{}, seed {}",
         rows.len(),
         args.trials,
-        play(args.ply, args.filter),
+        play(&settings),
         truncation(args.truncate),
         if args.cubeful { ", cubeful" } else { "" },
         args.seed
@@ -144,7 +145,7 @@ fn position(setup: &Setup, rolled: &PositionRollout, args: &RolloutArgs) -> anyh
     println!(
         "Rollout for the side on roll: {} trials, {}{}, seed {}",
         settings.trials,
-        play(settings.ply, settings.filter),
+        play(settings),
         truncation(settings.truncate),
         settings.seed
     );
@@ -187,10 +188,10 @@ fn position(setup: &Setup, rolled: &PositionRollout, args: &RolloutArgs) -> anyh
 }
 
 /// The trials' checker play: its ply, and a search's move filter.
-fn play(ply: u8, filter: crate::search::MoveFilter) -> String {
-    match ply {
+fn play(settings: &crate::rollout::RolloutSettings) -> String {
+    match settings.ply {
         0 => "0-ply play".to_string(),
-        _ => format!("{ply}-ply play (move filter {filter})"),
+        ply => format!("{ply}-ply play (move filter {})", settings.move_filter()),
     }
 }
 

@@ -30,20 +30,25 @@ mod trial;
 
 use crate::backgammon::Position;
 use crate::cube::{CubeDecision, CubeState};
-use crate::search::{MoveFilter, Searcher};
+use crate::search::{MoveFilter, SearchSettings, Searcher};
 use rayon::prelude::*;
 pub use strata::Strata;
 use trial::{Trial, TrialResult};
 
-/// A searching rollout's first move filter: of the 0-ply pass over a
-/// roll's moves, the ones its search values at the rollout's ply. Every
-/// move of every trial is such a search, so this filter sets a searching
-/// rollout's speed; it is kept only as tight as mirrored duels at the ply
-/// show level with the analysis' filter (BENCHMARKS.md).
-pub const ROLLOUT_FILTER: MoveFilter = MoveFilter {
-    keep: 8,
-    window: 0.16,
-};
+/// A searching rollout's first move filter at `ply`: of the 0-ply pass
+/// over a roll's moves, the ones its search values. Every move of every
+/// trial is such a search, so this filter sets a searching rollout's
+/// speed; it is narrower than the analysis' only at a ply where mirrored
+/// duels showed the narrow play level with the analysis' (BENCHMARKS.md).
+pub fn rollout_filter(ply: u8) -> MoveFilter {
+    match ply {
+        1 => MoveFilter {
+            keep: 3,
+            window: 0.06,
+        },
+        _ => SearchSettings::world_class(ply).first,
+    }
+}
 
 /// How to roll out.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -51,12 +56,20 @@ pub struct RolloutSettings {
     pub trials: u32,
     /// Checker play inside the rollout (0 = the network alone).
     pub ply: u8,
-    /// At ply 1 and deeper, which of the 0-ply pass's moves are searched.
-    pub filter: MoveFilter,
+    /// At ply 1 and deeper, which of the 0-ply pass's moves are searched
+    /// (`None`: [`rollout_filter`] of the ply).
+    pub filter: Option<MoveFilter>,
     /// Stop after this many half-moves and score with the evaluator.
     pub truncate: Option<u32>,
     pub seed: u64,
     pub variance_reduction: bool,
+}
+
+impl RolloutSettings {
+    /// The first move filter the trials' searching play goes through.
+    pub fn move_filter(&self) -> MoveFilter {
+        self.filter.unwrap_or_else(|| rollout_filter(self.ply))
+    }
 }
 
 impl Default for RolloutSettings {
@@ -64,7 +77,7 @@ impl Default for RolloutSettings {
         RolloutSettings {
             trials: 1296,
             ply: 0,
-            filter: ROLLOUT_FILTER,
+            filter: None,
             truncate: None,
             seed: 1,
             variance_reduction: true,

@@ -181,7 +181,7 @@ impl<'a> Trial<'a> {
         } else {
             legal_moves(pos, dice, list);
             let settings = SearchSettings {
-                first: self.settings.filter,
+                first: self.settings.move_filter(),
                 ..SearchSettings::world_class(self.settings.ply)
             };
             let ranked = self

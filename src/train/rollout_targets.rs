@@ -125,7 +125,7 @@ pub(crate) fn rolled_out(searcher: &Searcher, sample: &Sample, trials: u32, seed
     let settings = RolloutSettings {
         trials,
         ply: 0,
-        filter: crate::rollout::ROLLOUT_FILTER,
+        filter: None,
         truncate: None,
         seed,
         // Luck adjustment costs about 2.5 times a plain trial in a race
