@@ -75,7 +75,7 @@ kotra_ns() {
   awk -v c="$2" -v k="$3" '$1 == c && $2 == k { print $4 }' "$1"
 }
 
-declare -A wild kotra
+declare -A wild kotra filters
 
 # One round of the base measures: move generation, evaluations, the 2-ply
 # decision and the 0-ply rollouts.
@@ -127,6 +127,7 @@ rollout_pair() {
   for kind in plain luck; do
     wild[$key-$kind]+="$(awk -v k="$kind" '$1 == k { print $2 }' "$work/gnubg-rollout.txt") "
   done
+  filters[$ply]=$(sed -n 's/.*move filter \([0-9.:]*\).*/\1/p' "$work/kotra-rollout.txt" | head -1)
   kotra[$key-plain]+="$(awk '/^without luck adjustment/ { print $4 }' "$work/kotra-rollout.txt") "
   kotra[$key-luck]+="$(awk '/^with luck adjustment/ { print $4 }' "$work/kotra-rollout.txt") "
 }
@@ -216,3 +217,7 @@ echo " per dev-set checker decision, gnubg with its own thread setting, kotra-ai
 echo " rollouts: games a second of the opening position, \"luck\" with each tool's own variance"
 echo " reduction, the cube decided at the checker play's depth; review: seconds for the whole"
 echo " match on $threads_all threads, gnubg's analyse match (chequer play, cube, luck) at 2-ply)"
+if has deep; then
+  echo "(searching rollouts: kotra-ai's move filter after the 0-ply pass ${filters[1]:-?} at 1-ply and"
+  echo " ${filters[2]:-?} at 2-ply, its rollouts' defaults; gnubg's its own defaults)"
+fi
