@@ -203,6 +203,14 @@ fn every_refusal_is_json_with_its_reason() {
         (format!("/api/evaluate?position={START}&x=1"), "x"),
         ("/api/play?lenght=5".to_string(), "lenght"),
         (format!("/api/rollout?position={START}&trails=9"), "trails"),
+        (
+            format!("/api/rollout?position={START}&ply=1&filter=8"),
+            "KEEP:WINDOW",
+        ),
+        (
+            format!("/api/rollout?position={START}&ply=1&filter=0:0.1"),
+            "KEEP:WINDOW",
+        ),
     ] {
         let method = if path.contains("play") || path.contains("rollout") {
             "POST"

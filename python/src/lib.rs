@@ -191,9 +191,10 @@ impl Engine {
     /// Rolls out the candidate moves of `dice` (the position's own dice
     /// when left out), or without dice the position and its cube
     /// decision: `rollout --json`. Standard errors beside every mean.
+    /// `filter` ("KEEP:WINDOW") overrides a searching play's move filter.
     #[pyo3(signature = (
         position, dice = None, *, trials = 1296, ply = 0, seed = 1, cubeful = false,
-        truncate = None, candidates = 8, variance_reduction = true
+        truncate = None, candidates = 8, variance_reduction = true, filter = None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn rollout<'py>(
@@ -208,11 +209,13 @@ impl Engine {
         truncate: Option<u32>,
         candidates: u64,
         variance_reduction: bool,
+        filter: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let filter = filter.map(str::parse).transpose().map_err(error)?;
         let checked = RolloutRequest {
             trials,
             ply,
-            filter: None,
+            filter,
             truncate,
             seed,
             candidates,

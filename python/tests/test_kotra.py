@@ -173,6 +173,13 @@ def test_rollouts_with_the_same_seed_are_the_command_lines(engine):
     )
     assert ours == theirs
     assert "cube" in ours
+    ours = engine.rollout(p, trials=36, seed=3, ply=1, filter="2:0.04", truncate=3)
+    theirs = cli_json(
+        "rollout", p, "--trials", "36", "--seed", "3", "--ply", "1", "--filter", "2:0.04",
+        "--truncate", "3",
+    )
+    assert ours == theirs
+    assert ours["move_filter"] == "2:0.04"
 
 
 def test_review_is_the_command_lines(engine):
@@ -283,6 +290,7 @@ def test_bad_settings_raise(engine):
         (lambda: engine.rollout(p, ply=3), "a rollout's checker play is 0 to 2-ply"),
         (lambda: engine.rollout(p, "31", candidates=0), "candidates 0"),
         (lambda: engine.rollout(p, truncate=0), "truncate 0"),
+        (lambda: engine.rollout(p, ply=1, filter="0:0.1"), "KEEP:WINDOW"),
         (
             lambda: engine.rollout("4HPwATDgc/ABMA:AQHgAEAAEAAE", cubeful=True),
             "money play only",

@@ -2,7 +2,8 @@
 //! watched and cancelled rather than awaited.
 //!
 //! - `POST /api/rollout?position=ID[&dice=31][&trials=1296][&ply=0]
-//!   [&truncate=N][&cubeful=true][&seed=1][&candidates=8]`: 202 and the
+//!   [&filter=3:0.06][&truncate=N][&cubeful=true][&seed=1][&candidates=8]`:
+//!   202 and the
 //!   job's id (with dice the best candidates of the roll, without the
 //!   position and its cube decision);
 //! - `GET /api/rollout/{id}`: its state, trials done and planned, and the
@@ -127,6 +128,8 @@ pub struct RolloutQuery {
     dice: Option<String>,
     trials: Option<u64>,
     ply: Option<i64>,
+    /// A searching play's move filter, KEEP:WINDOW.
+    filter: Option<String>,
     truncate: Option<u32>,
     cubeful: Option<bool>,
     seed: Option<u64>,
@@ -154,7 +157,12 @@ pub async fn start(
     } = RolloutRequest {
         trials: q.trials.unwrap_or(asked.trials),
         ply: q.ply.unwrap_or(asked.ply),
-        filter: asked.filter,
+        filter: q
+            .filter
+            .as_deref()
+            .map(str::parse)
+            .transpose()
+            .map_err(ApiError::bad)?,
         truncate: q.truncate,
         seed: q.seed.unwrap_or(asked.seed),
         candidates: q.candidates.unwrap_or(asked.candidates),
