@@ -26,7 +26,8 @@
 # SECTIONS (default "base deep") picks what runs: "base" the first four
 # measures above, "deep" the searching rollouts, the 3-ply decision and
 # the review. ROLLOUT1_TRIALS and ROLLOUT2_TRIALS (default 72 and 12) are
-# the trials of the 1-ply and 2-ply rollouts.
+# the trials of the 1-ply and 2-ply rollouts; DEEP_PLIES (default "1 2")
+# picks the searching rollouts' plies.
 #
 # WILDBG_CHECKOUT is a clone of github.com/carsten-wenderdel/wildbg (never
 # vendored here); its benches are built there, in its own target folder.
@@ -134,7 +135,7 @@ rollout_pair() {
 
 # The rollout configurations of the deep section: ply, cubeful, threads.
 deep_rollouts=()
-for ply in 1 2; do
+for ply in ${DEEP_PLIES:-1 2}; do
   for cubeful in 0 1; do
     for threads in 1 "$threads_all"; do
       deep_rollouts+=("$ply $cubeful $threads")
