@@ -194,7 +194,9 @@ fn luck_adjustment_over_preselected_plays_is_unbiased_and_sharper() {
 /// A searching rollout's move filter is what its search values: one that
 /// lets a single move through leaves nothing to search, so a 1-ply
 /// rollout through it plays the 0-ply rollout's games to the last digit,
-/// and a wider one plays other moves.
+/// and a wider one plays other moves. To the last digit also because the
+/// luck adjustment values each roll alike, whether through the search's
+/// cache (ply 1) or evaluating the candidates directly (ply 0).
 #[test]
 fn a_one_move_filter_plays_the_0ply_rollout() {
     use kotra::search::MoveFilter;

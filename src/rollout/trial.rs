@@ -229,7 +229,14 @@ impl<'a> Trial<'a> {
     /// pre-selects. Any function of the roll keeps the estimate unbiased
     /// (its average over the 21 rolls is subtracted); this one costs a
     /// few network evaluations a roll instead of every candidate's.
+    ///
+    /// A searching rollout takes the same values from its search
+    /// ([`Searcher::reply_probs`], which pre-selects as many): the search
+    /// of the move before walked these replies, so they are in its cache.
     fn luck_value(&self, pos: &Position, dice: Dice, list: &mut MoveList) -> Probs {
+        if self.settings.ply > 0 {
+            return self.searcher.reply_probs(pos, dice);
+        }
         legal_moves(pos, dice, list);
         let moves = list.as_slice();
         let mut preselection = Preselection::new();

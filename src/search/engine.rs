@@ -399,6 +399,19 @@ impl<'a> Searcher<'a> {
         })
     }
 
+    /// The probabilities of the roller of `pos` (its view) after it plays
+    /// `dice` as the tree replies: the 0-ply best of the moves PubEval
+    /// pre-selects, valued through the cache. A searching rollout's luck
+    /// adjustment weighs every roll of a position its 1-ply search has
+    /// just walked, so these are mostly the search's own cache hits.
+    pub fn reply_probs(&self, pos: &Position, dice: Dice) -> Probs {
+        let best = self.reply(pos, dice);
+        match best.roller {
+            Some(p) => p.flip(),
+            None => Probs::won(GameResult::of_mover_win(&best.after).expect("game over")),
+        }
+    }
+
     /// The roller's values after `best` and `ply − 1` plies more.
     fn after_reply(
         &self,
