@@ -194,18 +194,21 @@ fn duel_reports_points_per_game_as_json() {
         ];
         assert_one_line_error(&run(&args), "KEEP:WINDOW");
     }
-    assert_one_line_error(
-        &run(&[
-            "duel",
-            "--a",
-            "net@1",
-            "--b",
-            "net@1",
-            "--filter-a",
-            "3:0.06",
-        ]),
+    for (flag, value) in [("--filter-a", "3:0.06"), ("--prune-b", "5")] {
+        let args = ["duel", "--a", "net@1", "--b", "net@1", flag, value];
+        assert_one_line_error(&run(&args), "--cube");
+    }
+    let args = [
+        "duel",
         "--cube",
-    );
+        "--a",
+        "net",
+        "--b",
+        "net",
+        "--prune-a",
+        "x",
+    ];
+    assert_one_line_error(&run(&args), "--prune-a");
 }
 
 #[test]

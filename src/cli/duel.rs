@@ -44,6 +44,13 @@ pub struct DuelArgs {
     /// With --cube: player B's first filter.
     #[arg(long, value_name = "KEEP:WINDOW", requires = "cube")]
     pub filter_b: Option<MoveFilter>,
+    /// With --cube: inside player A's search, how many of a roll's
+    /// replies PubEval pre-selects for the network (0 = all; default 8).
+    #[arg(long, value_name = "N", requires = "cube")]
+    pub prune_a: Option<usize>,
+    /// With --cube: player B's pre-selection.
+    #[arg(long, value_name = "N", requires = "cube")]
+    pub prune_b: Option<usize>,
 }
 
 impl DuelArgs {
@@ -117,16 +124,19 @@ pub fn run(args: DuelArgs) -> anyhow::Result<()> {
 fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
     let (ea, ply_a) = parse_cubeful_player(&args.a, shipped_model)?;
     let (eb, ply_b) = parse_cubeful_player(&args.b, shipped_model)?;
-    let player = |eval, ply, filter: Option<MoveFilter>| {
-        let p = CubefulPlayer::new(eval, ply);
-        match filter {
-            Some(f) => p.with_first_filter(f),
-            None => p,
+    let player = |eval, ply, filter: Option<MoveFilter>, prune: Option<usize>| {
+        let mut p = CubefulPlayer::new(eval, ply);
+        if let Some(f) = filter {
+            p = p.with_first_filter(f);
         }
+        if let Some(keep) = prune {
+            p = p.with_prune(keep);
+        }
+        p
     };
     let (pa, pb) = (
-        player(&ea, ply_a, args.filter_a),
-        player(&eb, ply_b, args.filter_b),
+        player(&ea, ply_a, args.filter_a, args.prune_a),
+        player(&eb, ply_b, args.filter_b, args.prune_b),
     );
     let bar = games_bar(!args.json, args.games);
     let r = cubeful_duel(&pa, &pb, args.games, args.seed, &|n| bar.inc(n));
