@@ -34,7 +34,7 @@ use crate::cube::static_cube_decision;
 use crate::cube::{CubeState, Stakes};
 use crate::eval::{Evaluator, Probs};
 use crate::notation::{move_text, position_id};
-use crate::rollout::{RolloutSettings, cube_rollout, rollout_until, with_rollout_searcher};
+use crate::rollout::{RolloutSettings, cube_rollout, rollout_until};
 use crate::search::{MoveFilter, SearchSettings, Searcher};
 use ndarray::Array2;
 
@@ -377,27 +377,25 @@ impl<'a> Analyzer<'a> {
         } else {
             vec![]
         };
-        let mut rows: Vec<CandidateRollout> = with_rollout_searcher(searcher, settings, |roller| {
-            chosen
-                .iter()
-                .map(|r| {
-                    let result = rollout_until(
-                        roller,
-                        &r.position.swap(),
-                        false,
-                        &states,
-                        settings,
-                        &tick,
-                        &stop,
-                    );
-                    CandidateRollout {
-                        text: move_text::format(&setup.position, &list.as_slice()[r.index].play),
-                        position_id: position_id::encode(&r.position),
-                        result,
-                    }
-                })
-                .collect()
-        });
+        let mut rows: Vec<CandidateRollout> = chosen
+            .iter()
+            .map(|r| {
+                let result = rollout_until(
+                    searcher,
+                    &r.position.swap(),
+                    false,
+                    &states,
+                    settings,
+                    &tick,
+                    &stop,
+                );
+                CandidateRollout {
+                    text: move_text::format(&setup.position, &list.as_slice()[r.index].play),
+                    position_id: position_id::encode(&r.position),
+                    result,
+                }
+            })
+            .collect();
         if progress.cancelled() {
             return Err(AnalysisError::Cancelled);
         }
@@ -430,10 +428,14 @@ impl<'a> Analyzer<'a> {
         let progress = &progress;
         let pos = &setup.position;
         if cubeful {
-            let (d, result) =
-                with_rollout_searcher(self.searcher(Equity::Cubeful), settings, |s| {
-                    cube_rollout(s, pos, &state, settings, progress, &stop)
-                });
+            let (d, result) = cube_rollout(
+                self.searcher(Equity::Cubeful),
+                pos,
+                &state,
+                settings,
+                progress,
+                &stop,
+            );
             if listener.cancelled() {
                 return Err(AnalysisError::Cancelled);
             }
@@ -446,9 +448,15 @@ impl<'a> Analyzer<'a> {
             };
             return Ok(PositionRollout::new(settings, result, Some(cube)));
         }
-        let result = with_rollout_searcher(self.searcher(Equity::Cubeless), settings, |s| {
-            rollout_until(s, pos, true, &[], settings, progress, &stop)
-        });
+        let result = rollout_until(
+            self.searcher(Equity::Cubeless),
+            pos,
+            true,
+            &[],
+            settings,
+            progress,
+            &stop,
+        );
         if listener.cancelled() {
             return Err(AnalysisError::Cancelled);
         }
@@ -507,36 +515,6 @@ mod tests {
         assert_eq!(batch.dim(), (3, 5));
         for (row, pos) in batch.rows().into_iter().zip(&positions) {
             assert_eq!(row.to_vec(), eval.probs(pos).0.to_vec());
-        }
-    }
-
-    /// A searching rollout plays through a search pre-selecting its own
-    /// number of replies, whatever the analysis' searchers pre-select.
-    #[test]
-    fn a_searching_rollout_pre_selects_as_rollouts_do() {
-        use crate::rollout::{rollout, rollout_prune};
-        use crate::search::DEFAULT_PRUNE;
-        let eval = Evaluator::new(shipped_model().unwrap());
-        let mut analyzer = Analyzer::new(&eval);
-        let setup = parse_setup("4HPwATDgc/ABMA").unwrap();
-        let settings = RolloutSettings {
-            trials: 12,
-            ply: 1,
-            truncate: Some(4),
-            ..RolloutSettings::default()
-        };
-        let direct = |keep: usize| {
-            let s = Searcher::new(&eval).with_cubeless(true).with_prune(keep);
-            rollout(&s, &setup.position, true, &[], &settings, &|_| {})
-        };
-        let want = direct(rollout_prune(1));
-        assert_ne!(want, direct(0), "pre-selection changes a 1-ply rollout");
-        for keep in [DEFAULT_PRUNE, 0] {
-            analyzer.set_prune(keep);
-            let got = analyzer
-                .rollout_position(&setup, &settings, false, &())
-                .unwrap();
-            assert_eq!(got.result, want, "the analysis pre-selecting {keep}");
         }
     }
 

@@ -111,9 +111,7 @@ pub fn explanation_cost(
 /// values in a cubeless rollout (as gnubg's), cubeful ones in a cubeful
 /// one.
 pub fn rollout_speed(eval: &Evaluator, settings: &RolloutSettings, cubeful: bool) -> f64 {
-    let searcher = Searcher::new(eval)
-        .with_cubeless(!cubeful)
-        .with_prune(crate::rollout::rollout_prune(settings.ply));
+    let searcher = Searcher::new(eval).with_cubeless(!cubeful);
     // The bear-off tables load (or are built) on first use: outside the
     // clock, as in a long-running engine.
     crate::eval::bearoff::BearoffDb::get();

@@ -30,7 +30,7 @@ mod trial;
 
 use crate::backgammon::Position;
 use crate::cube::{CubeDecision, CubeState};
-use crate::search::{DEFAULT_PRUNE, MoveFilter, SearchSettings, Searcher};
+use crate::search::{MoveFilter, SearchSettings, Searcher};
 use rayon::prelude::*;
 pub use strata::Strata;
 use trial::{Trial, TrialResult};
@@ -48,35 +48,6 @@ pub fn rollout_filter(ply: u8) -> MoveFilter {
         },
         _ => SearchSettings::world_class(ply).first,
     }
-}
-
-/// A searching rollout's pre-selection at `ply`: inside its search, how
-/// many of a roll's replies PubEval picks for the network
-/// ([`Searcher::with_prune`]). Fewer than the analysis' only at a ply
-/// where mirrored duels showed the play level with it (BENCHMARKS.md).
-pub fn rollout_prune(ply: u8) -> usize {
-    match ply {
-        1 => 5,
-        _ => DEFAULT_PRUNE,
-    }
-}
-
-/// The searcher a rollout of `settings` plays through: `shared` where its
-/// pre-selection is the rollout's ([`rollout_prune`]), else a fresh one
-/// like it (whose caches start empty, a small cost beside a rollout's).
-pub fn with_rollout_searcher<R>(
-    shared: &Searcher,
-    settings: &RolloutSettings,
-    run: impl FnOnce(&Searcher) -> R,
-) -> R {
-    let keep = rollout_prune(settings.ply);
-    if shared.prune() == keep {
-        return run(shared);
-    }
-    let own = Searcher::new(shared.evaluator())
-        .with_cubeless(shared.is_cubeless())
-        .with_prune(keep);
-    run(&own)
 }
 
 /// How to roll out.

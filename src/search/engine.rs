@@ -217,16 +217,6 @@ impl<'a> Searcher<'a> {
         self.prune = keep;
     }
 
-    /// How many replies PubEval pre-selects inside the tree (0 = all).
-    pub fn prune(&self) -> usize {
-        self.prune
-    }
-
-    /// Whether values are cubeless ([`Self::with_cubeless`]).
-    pub fn is_cubeless(&self) -> bool {
-        self.cubeless
-    }
-
     pub fn evaluator(&self) -> &Evaluator {
         self.eval
     }
