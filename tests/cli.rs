@@ -194,21 +194,17 @@ fn duel_reports_points_per_game_as_json() {
         ];
         assert_one_line_error(&run(&args), "KEEP:WINDOW");
     }
-    for (flag, value) in [("--filter-a", "3:0.06"), ("--prune-b", "5")] {
-        let args = ["duel", "--a", "net@1", "--b", "net@1", flag, value];
-        assert_one_line_error(&run(&args), "--cube");
+    for (cube, flag, value, needle) in [
+        (false, "--filter-a", "3:0.06", "--cube"),
+        (false, "--prune-b", "5", "--cube"),
+        (true, "--prune-a", "x", "--prune-a"),
+    ] {
+        let mut args = vec!["duel", "--a", "net@1", "--b", "net@1", flag, value];
+        if cube {
+            args.push("--cube");
+        }
+        assert_one_line_error(&run(&args), needle);
     }
-    let args = [
-        "duel",
-        "--cube",
-        "--a",
-        "net",
-        "--b",
-        "net",
-        "--prune-a",
-        "x",
-    ];
-    assert_one_line_error(&run(&args), "--prune-a");
 }
 
 #[test]

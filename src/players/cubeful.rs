@@ -22,9 +22,9 @@ const MAX_TURNS: usize = 10_000;
 pub struct CubefulPlayer<'a> {
     searcher: Searcher<'a>,
     ply: u8,
-    /// The checker play's first filter in place of the analysis' (what a
-    /// rollout's play uses, say), so that it can be judged by play.
-    first: Option<MoveFilter>,
+    /// The checker play's filters: the analysis' unless a first filter
+    /// (what a rollout's play uses, say) replaces it to be judged by play.
+    settings: SearchSettings,
 }
 
 impl<'a> CubefulPlayer<'a> {
@@ -32,24 +32,15 @@ impl<'a> CubefulPlayer<'a> {
         CubefulPlayer {
             searcher: Searcher::new(eval),
             ply,
-            first: None,
+            settings: SearchSettings::world_class(ply),
         }
     }
 
     /// Checker play through `first` after the 0-ply pass instead of
     /// [`SearchSettings::world_class`]'s filter.
     pub fn with_first_filter(mut self, first: MoveFilter) -> CubefulPlayer<'a> {
-        self.first = Some(first);
+        self.settings.first = first;
         self
-    }
-
-    /// The filters of this player's checker play.
-    fn settings(&self) -> SearchSettings {
-        let mut settings = SearchSettings::world_class(self.ply);
-        if let Some(first) = self.first {
-            settings.first = first;
-        }
-        settings
     }
 
     /// Inside its search, how many replies PubEval pre-selects for the
@@ -148,9 +139,9 @@ pub fn play_cubeful_game(first: &CubefulPlayer, second: &CubefulPlayer, dice_see
             debug_assert!(rolled.is_ok());
         }
         let state = seen(&game);
-        let settings = on_roll.settings();
+        let settings = &on_roll.settings;
         let played = game
-            .play_chosen(|_, list| on_roll.searcher.rank_moves(list, &state, &settings)[0].index);
+            .play_chosen(|_, list| on_roll.searcher.rank_moves(list, &state, settings)[0].index);
         debug_assert!(played.is_ok());
         if let Some(points) = result(&game) {
             return points;
@@ -209,7 +200,7 @@ mod tests {
         for (dice, _) in Dice::all_rolls() {
             with_legal_moves(&Position::starting(), dice, |list| {
                 let choice =
-                    |p: &CubefulPlayer| p.searcher.rank_moves(list, &money, &p.settings())[0].index;
+                    |p: &CubefulPlayer| p.searcher.rank_moves(list, &money, &p.settings)[0].index;
                 assert_eq!(choice(&narrow), choice(&flat), "{dice:?}");
                 differs += usize::from(choice(&wide) != choice(&flat));
             });

@@ -38,6 +38,8 @@ const BEST_OF_BATCH: usize = 8;
 pub struct Trial<'a> {
     searcher: &'a Searcher<'a>,
     settings: RolloutSettings,
+    /// The searching play's filters (the rollout's own first filter).
+    search: SearchSettings,
     states: Vec<CubeState>,
     strata: Strata,
 }
@@ -65,6 +67,10 @@ impl<'a> Trial<'a> {
         Trial {
             searcher,
             settings: *settings,
+            search: SearchSettings {
+                first: settings.move_filter(),
+                ..SearchSettings::world_class(settings.ply)
+            },
             states: states.to_vec(),
             strata: Strata::new(settings.seed, 6),
         }
@@ -180,13 +186,9 @@ impl<'a> Trial<'a> {
             self.best_0ply(pos, dice, list)
         } else {
             legal_moves(pos, dice, list);
-            let settings = SearchSettings {
-                first: self.settings.move_filter(),
-                ..SearchSettings::world_class(self.settings.ply)
-            };
             let ranked = self
                 .searcher
-                .rank_moves(list, &CubeState::money(), &settings);
+                .rank_moves(list, &CubeState::money(), &self.search);
             ranked[0].position
         };
         if vr {
