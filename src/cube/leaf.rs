@@ -7,7 +7,8 @@
 //! of the cube.
 
 use super::exact_bearoff::CubefulBearoff;
-use super::{CubeDecision, CubeState, Owner, cubeful, efficiency};
+use super::janowski::{CashPoints, cubeful_with};
+use super::{CubeDecision, CubeState, Owner, efficiency};
 use crate::backgammon::Position;
 use crate::eval::{PositionClass, Probs};
 
@@ -28,8 +29,9 @@ pub fn static_cube_decision(pos: &Position, p: &Probs, state: &CubeState) -> Cub
     }
     let (states, n) = cube_states(state);
     let mut v = [0f32; 3];
+    let mut leaf = LeafCube::new(pos, p);
     for (o, s) in v.iter_mut().zip(&states[..n]) {
-        *o = leaf_value(pos, p, s);
+        *o = leaf.value(s);
     }
     decide(state, &v[..n])
 }
@@ -76,11 +78,7 @@ pub(crate) fn roller_cube_choice(
 /// the opponent a plain double/pass could rank above one that does not,
 /// at 0-ply and in every filter stage.
 pub fn static_value(pos: &Position, p: &Probs, state: &CubeState) -> f32 {
-    let no_double = leaf_value(pos, p, state);
-    let double_take = state
-        .roller_may_double()
-        .then(|| leaf_value(pos, p, &state.doubled()));
-    roller_cube_choice(state, no_double, double_take)
+    LeafCube::new(pos, p).static_value(state)
 }
 
 /// The static cubeful value of `pos` for its roller before any cube
@@ -88,12 +86,55 @@ pub fn static_value(pos: &Position, p: &Probs, state: &CubeState) -> f32 {
 /// bear-offs, else Janowski's
 /// formulas over the probabilities `p`.
 pub fn leaf_value(pos: &Position, p: &Probs, state: &CubeState) -> f32 {
-    if let Some(slot) = exact_slot(pos, state)
-        && let Some(e) = CubefulBearoff::get().equity(pos, slot)
-    {
-        return e * state.value as f32;
+    LeafCube::new(pos, p).value(state)
+}
+
+/// One position and its probabilities, valued for as many cube states as
+/// a search leaf carries: what every state shares (the cube efficiency,
+/// whether the exact table applies, the money cash points) is found once.
+/// Each value has the bits [`leaf_value`] and [`static_value`] give.
+pub struct LeafCube<'a> {
+    pos: &'a Position,
+    p: &'a Probs,
+    efficiency: Option<f32>,
+    bear_off: Option<bool>,
+    cash: CashPoints,
+}
+
+impl<'a> LeafCube<'a> {
+    pub fn new(pos: &'a Position, p: &'a Probs) -> LeafCube<'a> {
+        LeafCube {
+            pos,
+            p,
+            efficiency: None,
+            bear_off: None,
+            cash: CashPoints::default(),
+        }
     }
-    cubeful(p, state, efficiency(pos))
+
+    /// [`leaf_value`] with `state`.
+    pub fn value(&mut self, state: &CubeState) -> f32 {
+        if state.is_money() {
+            let pos = self.pos;
+            let bear_off = *self
+                .bear_off
+                .get_or_insert_with(|| PositionClass::of(pos) == PositionClass::BearOff);
+            if bear_off && let Some(e) = CubefulBearoff::get().equity(pos, state.owner) {
+                return e * state.value as f32;
+            }
+        }
+        let x = *self.efficiency.get_or_insert_with(|| efficiency(self.pos));
+        cubeful_with(self.p, state, x, &mut self.cash)
+    }
+
+    /// [`static_value`] with `state`.
+    pub fn static_value(&mut self, state: &CubeState) -> f32 {
+        let no_double = self.value(state);
+        let double_take = state
+            .roller_may_double()
+            .then(|| self.value(&state.doubled()));
+        roller_cube_choice(state, no_double, double_take)
+    }
 }
 
 /// The cube's owner for the exact table, where the table can answer
@@ -109,4 +150,81 @@ fn exact_cube(pos: &Position, state: &CubeState) -> Option<(f32, f32)> {
         return None;
     }
     CubefulBearoff::get().cube_equities(pos, exact_slot(pos, state)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cube::Stakes;
+
+    /// One `LeafCube` asked for every state in turn gives each state the
+    /// bits a fresh valuation gives it: the money cash points it keeps do
+    /// not depend on the cube below their cap, and a cube at or above it,
+    /// match stakes and the exact bear-off table are each worked out anew.
+    #[test]
+    fn a_leaf_valued_for_many_states_equals_each_valued_alone() {
+        // Contact, a long race, and a small bear-off the exact table holds.
+        let positions = [
+            Position::starting(),
+            Position::from_points(&[(6, 5), (8, 5), (13, 5)], &[(6, 5), (8, 5), (13, 5)]),
+            Position::from_points(&[(1, 2), (2, 1)], &[(1, 1), (3, 2)]),
+        ];
+        let mut seed = 11u64;
+        let mut next = || {
+            seed = crate::seed::splitmix(seed);
+            (seed >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let mut states = Vec::new();
+        for value in [1, 2, 4, 16, 32, 64, 4096] {
+            for owner in [Owner::Centered, Owner::Roller, Owner::Opponent] {
+                for jacoby in [false, true] {
+                    states.push(CubeState {
+                        value,
+                        owner,
+                        stakes: Stakes::Money {
+                            jacoby,
+                            beavers: false,
+                        },
+                    });
+                }
+                states.push(CubeState {
+                    value,
+                    owner,
+                    stakes: Stakes::Match {
+                        me_away: 5,
+                        opp_away: 3,
+                        crawford: false,
+                        post_crawford: false,
+                    },
+                });
+            }
+        }
+        let mut checked = 0;
+        for pos in &positions {
+            for _ in 0..200 {
+                let w = next();
+                let p = Probs([
+                    w,
+                    w * next(),
+                    w * next() * 0.1,
+                    (1.0 - w) * next(),
+                    (1.0 - w) * next() * 0.1,
+                ]);
+                let mut leaf = LeafCube::new(pos, &p);
+                for s in &states {
+                    if s.value > 1 << 12 && s.roller_may_double() {
+                        continue;
+                    }
+                    assert_eq!(leaf.value(s).to_bits(), leaf_value(pos, &p, s).to_bits());
+                    assert_eq!(
+                        leaf.static_value(s).to_bits(),
+                        static_value(pos, &p, s).to_bits(),
+                        "{s:?}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked}");
+    }
 }

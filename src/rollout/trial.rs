@@ -2,7 +2,7 @@
 
 use super::{RolloutSettings, Strata};
 use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, legal_moves};
-use crate::cube::static_value;
+use crate::cube::LeafCube;
 use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::{FirstLayerMemo, PositionClass, Probs};
 use crate::search::{Preselection, SearchSettings, Searcher};
@@ -110,9 +110,10 @@ impl<'a> Trial<'a> {
                 || half_move == MAX_HALF_MOVES;
             if truncated || PositionClass::of(&pos) == PositionClass::BearOff {
                 let p = self.searcher.probs(&pos);
+                let mut leaf = LeafCube::new(&pos, &p);
                 let values: [f64; MAX_STATES] = std::array::from_fn(|j| {
                     if j < n {
-                        static_value(&pos, &p, &books.cube[j]) as f64
+                        leaf.static_value(&books.cube[j]) as f64
                     } else {
                         0.0
                     }

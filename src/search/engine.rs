@@ -18,8 +18,8 @@ use super::filter::MoveFilter;
 use super::nodes::{LeafStore, MIN_KEPT_PLY, NodeStore};
 use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, with_legal_moves};
 use crate::cube::{
-    CubeDecision, CubeState, cube_states, decide, roller_cube_choice, static_cube_decision,
-    static_value,
+    CubeDecision, CubeState, LeafCube, cube_states, decide, roller_cube_choice,
+    static_cube_decision,
 };
 use crate::eval::{Evaluator, Probs, pubeval};
 use rayon::prelude::*;
@@ -544,12 +544,15 @@ impl<'a> Searcher<'a> {
 
     /// Each state's static value of `pos` for its roller, from `p`.
     fn static_values(&self, pos: &Position, p: &Probs, states: &[CubeState], out: &mut [f32]) {
-        for (o, s) in out.iter_mut().zip(states) {
-            *o = if self.cubeless {
-                p.equity() * s.value as f32
-            } else {
-                static_value(pos, p, s)
-            };
+        if self.cubeless {
+            for (o, s) in out.iter_mut().zip(states) {
+                *o = p.equity() * s.value as f32;
+            }
+        } else {
+            let mut leaf = LeafCube::new(pos, p);
+            for (o, s) in out.iter_mut().zip(states) {
+                *o = leaf.static_value(s);
+            }
         }
     }
 
