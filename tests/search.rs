@@ -283,3 +283,52 @@ fn kept_nodes_answer_as_a_fresh_walk_does() {
         assert_eq!(again, ranked, "{id}: ranked again");
     }
 }
+
+/// The choice alone (`best_move`, what players and rollouts ask) is the
+/// full ranking's first move, whether it stopped early or not; with the
+/// rollouts' narrow filter at 1-ply it does stop early on some rolls,
+/// where its move carries the 0-ply value it was kept on.
+#[test]
+fn the_choice_alone_is_the_rankings_first_move() {
+    use kotra::search::MoveFilter;
+    let eval = eval();
+    let mut list = MoveList::new();
+    let mut stopped = 0;
+    for ply in [1, 2] {
+        for first in [
+            MoveFilter {
+                keep: 3,
+                window: 0.06,
+            },
+            MoveFilter {
+                keep: 8,
+                window: 0.16,
+            },
+        ] {
+            let settings = SearchSettings {
+                first,
+                ..SearchSettings::world_class(ply)
+            };
+            for id in CONTACT {
+                let pos = position(id);
+                for (dice, _) in Dice::all_rolls() {
+                    legal_moves(&pos, dice, &mut list);
+                    let state = CubeState::money();
+                    let ranked = Searcher::new(&eval).rank_moves(&list, &state, &settings);
+                    let best = Searcher::new(&eval).best_move(&list, &state, &settings);
+                    assert_eq!(best.index, ranked[0].index, "{id} {dice:?} ply {ply}");
+                    if best.ply < ply {
+                        assert_eq!(best.ply, 0);
+                        stopped += 1;
+                    } else {
+                        assert_eq!(best, ranked[0]);
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        stopped > 0,
+        "the narrow filter leaves one move on some rolls"
+    );
+}

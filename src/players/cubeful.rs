@@ -140,8 +140,8 @@ pub fn play_cubeful_game(first: &CubefulPlayer, second: &CubefulPlayer, dice_see
         }
         let state = seen(&game);
         let settings = &on_roll.settings;
-        let played = game
-            .play_chosen(|_, list| on_roll.searcher.rank_moves(list, &state, settings)[0].index);
+        let played =
+            game.play_chosen(|_, list| on_roll.searcher.best_move(list, &state, settings).index);
         debug_assert!(played.is_ok());
         if let Some(points) = result(&game) {
             return points;
@@ -200,7 +200,7 @@ mod tests {
         for (dice, _) in Dice::all_rolls() {
             with_legal_moves(&Position::starting(), dice, |list| {
                 let choice =
-                    |p: &CubefulPlayer| p.searcher.rank_moves(list, &money, &p.settings)[0].index;
+                    |p: &CubefulPlayer| p.searcher.best_move(list, &money, &p.settings).index;
                 assert_eq!(choice(&narrow), choice(&flat), "{dice:?}");
                 differs += usize::from(choice(&wide) != choice(&flat));
             });

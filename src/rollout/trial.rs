@@ -187,10 +187,9 @@ impl<'a> Trial<'a> {
             self.best_0ply(pos, dice, list)
         } else {
             legal_moves(pos, dice, list);
-            let ranked = self
-                .searcher
-                .rank_moves(list, &CubeState::money(), &self.search);
-            ranked[0].position
+            self.searcher
+                .best_move(list, &CubeState::money(), &self.search)
+                .position
         };
         if vr {
             let mut mean = Probs::default();

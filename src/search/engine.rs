@@ -620,6 +620,32 @@ impl<'a> Searcher<'a> {
         state: &CubeState,
         settings: &SearchSettings,
     ) -> Vec<RankedMove> {
+        self.rank_stages(list, state, settings, false)
+    }
+
+    /// The move [`Self::rank_moves`] ranks first, found without the
+    /// stages that could not change it: once a filter lets a single move
+    /// through, the deeper stages would only value it. A player and a
+    /// rollout want the choice, not its value; the first move's `equity`
+    /// and `ply` are then those of the last stage walked.
+    pub fn best_move(
+        &self,
+        list: &MoveList,
+        state: &CubeState,
+        settings: &SearchSettings,
+    ) -> RankedMove {
+        self.rank_stages(list, state, settings, true)[0]
+    }
+
+    /// [`Self::rank_moves`], stopping where one move is left when
+    /// `choice_only`.
+    fn rank_stages(
+        &self,
+        list: &MoveList,
+        state: &CubeState,
+        settings: &SearchSettings,
+        choice_only: bool,
+    ) -> Vec<RankedMove> {
         let value = |index: usize, ply: u8| {
             let position = list.as_slice()[index].position;
             let mut v = [0f32; 1];
@@ -660,6 +686,9 @@ impl<'a> Searcher<'a> {
                 .collect();
             fresh.extend(ranked);
             ranked = fresh;
+            if choice_only && alive.len() == 1 {
+                break;
+            }
         }
         ranked
     }
