@@ -365,12 +365,13 @@ fn a_full_queue_and_a_passed_deadline_answer_503() {
 #[test]
 fn work_past_its_deadline_stops_and_frees_its_worker() {
     // One deep worker. A 2-ply review of a 9-point match (some hundred
-    // decisions of tens of milliseconds each) takes far longer than the
-    // deadline: it gets its 503, and the 2-ply hint asked right after is
-    // served, because the review stopped within a decision instead of
-    // holding the only worker to its end. (At 3-ply one decision of a
-    // loaded machine could outlast the deadline by itself.)
-    let server = Server::start(&["--workers", "1", "--deadline", "3"]);
+    // decisions of tens of milliseconds each, about two seconds in all on
+    // two cores) takes longer than the deadline: it gets its 503, and the
+    // 2-ply hint asked right after is served, because the review stopped
+    // within a decision instead of holding the only worker to its end.
+    // (At 3-ply one decision of a loaded machine could outlast the
+    // deadline by itself.)
+    let server = Server::start(&["--workers", "1", "--deadline", "1"]);
     let mat = common::data("matches/9-pt-106.mat");
     let (status, body) = server.request("POST", "/api/review?ply=2", mat.as_bytes());
     assert_eq!(status, 503, "{body}");
