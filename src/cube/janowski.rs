@@ -45,8 +45,8 @@ const VALUE_FREE_CASH: u32 = 1 << (12 - MAX_LEVELS + 1);
 /// The two money cash points of one set of probabilities (the roller's and
 /// the opponent's), found at the first state that asks and kept for the
 /// others: a search leaf values every cube state its line can reach, each
-/// twice where the roller may double, from the same probabilities, and the
-/// recursion behind a cash point took about a sixth of a 3-ply search.
+/// twice where the roller may double, from the same probabilities, and
+/// the recursion behind a cash point was a large share of a deep search.
 /// Valid for one `p` only; a cube of [`VALUE_FREE_CASH`] or more is
 /// worked out each time.
 #[derive(Default)]

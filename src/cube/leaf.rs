@@ -212,9 +212,6 @@ mod tests {
                 ]);
                 let mut leaf = LeafCube::new(pos, &p);
                 for s in &states {
-                    if s.value > 1 << 12 && s.roller_may_double() {
-                        continue;
-                    }
                     assert_eq!(leaf.value(s).to_bits(), leaf_value(pos, &p, s).to_bits());
                     assert_eq!(
                         leaf.static_value(s).to_bits(),
