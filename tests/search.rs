@@ -309,7 +309,8 @@ fn the_choice_alone_is_the_rankings_first_move() {
                 first,
                 ..SearchSettings::world_class(ply)
             };
-            for id in CONTACT {
+            // 2-ply on one position: the test suite also runs unoptimised.
+            for id in &CONTACT[..if ply == 1 { 3 } else { 1 }] {
                 let pos = position(id);
                 for (dice, _) in Dice::all_rolls() {
                     legal_moves(&pos, dice, &mut list);
