@@ -218,6 +218,25 @@ fn inverse(knees: &[(f32, f32)], value: f32) -> f32 {
     interpolate(&swapped[..knees.len()], value)
 }
 
+/// Probabilities drawn from `seed` (moved on): a winning chance, then
+/// each side's gammons as a share of its games and backgammons as up to
+/// `backgammons` of them.
+#[cfg(test)]
+pub(super) fn random_probs(seed: &mut u64, backgammons: f32) -> Probs {
+    let mut next = || {
+        *seed = crate::seed::splitmix(*seed);
+        (*seed >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let w = next();
+    Probs([
+        w,
+        w * next(),
+        w * next() * backgammons,
+        (1.0 - w) * next(),
+        (1.0 - w) * next() * backgammons,
+    ])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,19 +311,8 @@ mod tests {
     fn money_cash_points_agree_with_the_general_recursion() {
         use crate::cube::state::Stakes;
         let mut seed = 7u64;
-        let mut next = || {
-            seed = crate::seed::splitmix(seed);
-            (seed >> 40) as f32 / (1u64 << 24) as f32
-        };
         for _ in 0..2000 {
-            let w = next();
-            let p = Probs([
-                w,
-                w * next(),
-                w * next() * 0.2,
-                (1.0 - w) * next(),
-                (1.0 - w) * next() * 0.2,
-            ]);
+            let p = random_probs(&mut seed, 0.2);
             for value in [1, 2, 8, 1024, 2048] {
                 for jacoby in [false, true] {
                     let state = CubeState {

@@ -18,7 +18,8 @@ use crate::eval::{PositionClass, Probs};
 /// answer. Public so that the cube model can be checked on its own,
 /// given someone else's probabilities.
 pub fn static_cube_decision(pos: &Position, p: &Probs, state: &CubeState) -> CubeDecision {
-    if let Some((no_double, double_take)) = exact_cube(pos, state) {
+    let mut leaf = LeafCube::new(pos, p);
+    if let Some((no_double, double_take)) = leaf.exact_cube(state) {
         return CubeDecision::new(
             no_double,
             double_take,
@@ -29,7 +30,6 @@ pub fn static_cube_decision(pos: &Position, p: &Probs, state: &CubeState) -> Cub
     }
     let (states, n) = cube_states(state);
     let mut v = [0f32; 3];
-    let mut leaf = LeafCube::new(pos, p);
     for (o, s) in v.iter_mut().zip(&states[..n]) {
         *o = leaf.value(s);
     }
@@ -114,14 +114,10 @@ impl<'a> LeafCube<'a> {
 
     /// [`leaf_value`] with `state`.
     pub fn value(&mut self, state: &CubeState) -> f32 {
-        if state.is_money() {
-            let pos = self.pos;
-            let bear_off = *self
-                .bear_off
-                .get_or_insert_with(|| PositionClass::of(pos) == PositionClass::BearOff);
-            if bear_off && let Some(e) = CubefulBearoff::get().equity(pos, state.owner) {
-                return e * state.value as f32;
-            }
+        if let Some(slot) = self.exact_slot(state)
+            && let Some(e) = CubefulBearoff::get().equity(self.pos, slot)
+        {
+            return e * state.value as f32;
         }
         let x = *self.efficiency.get_or_insert_with(|| efficiency(self.pos));
         cubeful_with(self.p, state, x, &mut self.cash)
@@ -135,27 +131,35 @@ impl<'a> LeafCube<'a> {
             .then(|| self.value(&state.doubled()));
         roller_cube_choice(state, no_double, double_take)
     }
-}
 
-/// The cube's owner for the exact table, where the table can answer
-/// (money play, both sides bearing off).
-fn exact_slot(pos: &Position, state: &CubeState) -> Option<Owner> {
-    (state.is_money() && PositionClass::of(pos) == PositionClass::BearOff).then_some(state.owner)
-}
-
-/// No double and double/take per unit of the cube, exact, for small money
-/// endings (beavers aside, which the exact table does not model).
-fn exact_cube(pos: &Position, state: &CubeState) -> Option<(f32, f32)> {
-    if state.beavers_allowed() {
-        return None;
+    /// The cube's owner for the exact table, where the table can answer
+    /// (money play, both sides bearing off).
+    fn exact_slot(&mut self, state: &CubeState) -> Option<Owner> {
+        if !state.is_money() {
+            return None;
+        }
+        let pos = self.pos;
+        self.bear_off
+            .get_or_insert_with(|| PositionClass::of(pos) == PositionClass::BearOff)
+            .then_some(state.owner)
     }
-    CubefulBearoff::get().cube_equities(pos, exact_slot(pos, state)?)
+
+    /// No double and double/take per unit of the cube, exact, for small
+    /// money endings (beavers aside, which the exact table does not model).
+    fn exact_cube(&mut self, state: &CubeState) -> Option<(f32, f32)> {
+        if state.beavers_allowed() {
+            return None;
+        }
+        let slot = self.exact_slot(state)?;
+        CubefulBearoff::get().cube_equities(self.pos, slot)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cube::Stakes;
+    use crate::cube::janowski::random_probs;
 
     /// One `LeafCube` asked for every state in turn gives each state the
     /// bits a fresh valuation gives it: the money cash points it keeps do
@@ -170,10 +174,6 @@ mod tests {
             Position::from_points(&[(1, 2), (2, 1)], &[(1, 1), (3, 2)]),
         ];
         let mut seed = 11u64;
-        let mut next = || {
-            seed = crate::seed::splitmix(seed);
-            (seed >> 40) as f32 / (1u64 << 24) as f32
-        };
         let mut states = Vec::new();
         for value in [1, 2, 4, 16, 32, 64, 4096] {
             for owner in [Owner::Centered, Owner::Roller, Owner::Opponent] {
@@ -202,14 +202,7 @@ mod tests {
         let mut checked = 0;
         for pos in &positions {
             for _ in 0..200 {
-                let w = next();
-                let p = Probs([
-                    w,
-                    w * next(),
-                    w * next() * 0.1,
-                    (1.0 - w) * next(),
-                    (1.0 - w) * next() * 0.1,
-                ]);
+                let p = random_probs(&mut seed, 0.1);
                 let mut leaf = LeafCube::new(pos, &p);
                 for s in &states {
                     assert_eq!(leaf.value(s).to_bits(), leaf_value(pos, &p, s).to_bits());
