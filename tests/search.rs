@@ -6,6 +6,7 @@ use kotra::cube::{CubeAction, CubeState, Owner, Stakes, TakeAnswer};
 use kotra::eval::{Evaluator, shipped_model};
 use kotra::notation::position_id;
 use kotra::search::{SearchSettings, Searcher};
+use rand::{RngExt, SeedableRng};
 
 fn eval() -> Evaluator {
     Evaluator::new(shipped_model().unwrap())
@@ -332,4 +333,49 @@ fn the_choice_alone_is_the_rankings_first_move() {
         stopped > 0,
         "the narrow filter leaves one move on some rolls"
     );
+}
+
+/// The cube screen of rollouts: a double is out of reach only where the
+/// static decision is far from one, and over a seeded game's positions
+/// the 1-ply decision never doubles where the screen would have skipped
+/// it (so a screened rollout plays the cube as an unscreened one there).
+#[test]
+fn a_double_out_of_reach_is_one_the_deeper_decision_would_not_make() {
+    use kotra::search::CUBE_SCREEN_MARGIN;
+    let eval = eval();
+    let searcher = Searcher::new(&eval);
+    let money = CubeState::money();
+    // The last roll at 34/36 is a double/pass: within reach.
+    assert!(!searcher.double_out_of_reach(&last_checkers(4, 1), &money));
+    // From the 20-point against one checker on the 1-point only 55 and
+    // 66 win: no double by far.
+    let behind = searcher
+        .cube_decision(&last_checkers(20, 1), &money, 0)
+        .decision;
+    assert!(behind.no_double - behind.double_take > CUBE_SCREEN_MARGIN);
+    assert!(searcher.double_out_of_reach(&last_checkers(20, 1), &money));
+
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(74);
+    let (mut pos, mut list) = (Position::starting(), MoveList::new());
+    let (mut screened, mut asked) = (0, 0);
+    while asked < 60 {
+        if searcher.double_out_of_reach(&pos, &money) {
+            screened += 1;
+            let deep = searcher.cube_decision(&pos, &money, 1).decision;
+            assert!(
+                !deep.should_double(),
+                "{}: {deep:?}",
+                position_id::encode(&pos)
+            );
+        }
+        asked += 1;
+        let dice = Dice::new(rng.random_range(1..=6), rng.random_range(1..=6)).unwrap();
+        legal_moves(&pos, dice, &mut list);
+        let best = searcher.best_move(&list, &money, &SearchSettings::world_class(0));
+        pos = best.position.swap();
+        if pos.is_game_over() {
+            pos = Position::starting();
+        }
+    }
+    assert!(screened > 10, "{screened} of {asked} cube turns screened");
 }

@@ -51,6 +51,14 @@ pub struct DuelArgs {
     /// With --cube: player B's pre-selection.
     #[arg(long, value_name = "N", requires = "cube")]
     pub prune_b: Option<usize>,
+    /// With --cube: player A screens its cube turns as a rollout does,
+    /// asking its ply's cube decision only where the static one leaves a
+    /// double within reach.
+    #[arg(long, requires = "cube")]
+    pub cube_screen_a: bool,
+    /// With --cube: player B screens its cube turns.
+    #[arg(long, requires = "cube")]
+    pub cube_screen_b: bool,
 }
 
 impl DuelArgs {
@@ -124,8 +132,8 @@ pub fn run(args: DuelArgs) -> anyhow::Result<()> {
 fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
     let (ea, ply_a) = parse_cubeful_player(&args.a, shipped_model)?;
     let (eb, ply_b) = parse_cubeful_player(&args.b, shipped_model)?;
-    let player = |eval, ply, filter: Option<MoveFilter>, prune: Option<usize>| {
-        let mut p = CubefulPlayer::new(eval, ply);
+    let player = |eval, ply, filter: Option<MoveFilter>, prune: Option<usize>, screen| {
+        let mut p = CubefulPlayer::new(eval, ply).with_cube_screen(screen);
         if let Some(f) = filter {
             p = p.with_first_filter(f);
         }
@@ -135,8 +143,8 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
         p
     };
     let (pa, pb) = (
-        player(&ea, ply_a, args.filter_a, args.prune_a),
-        player(&eb, ply_b, args.filter_b, args.prune_b),
+        player(&ea, ply_a, args.filter_a, args.prune_a, args.cube_screen_a),
+        player(&eb, ply_b, args.filter_b, args.prune_b, args.cube_screen_b),
     );
     let bar = games_bar(!args.json, args.games);
     let r = cubeful_duel(&pa, &pb, args.games, args.seed, &|n| bar.inc(n));

@@ -25,6 +25,9 @@ pub struct CubefulPlayer<'a> {
     /// The checker play's filters: the analysis' unless a first filter
     /// (what a rollout's play uses, say) replaces it to be judged by play.
     settings: SearchSettings,
+    /// Whether its cube turns are screened as a rollout's are
+    /// ([`Searcher::double_out_of_reach`]), to be judged by play.
+    cube_screen: bool,
 }
 
 impl<'a> CubefulPlayer<'a> {
@@ -33,7 +36,16 @@ impl<'a> CubefulPlayer<'a> {
             searcher: Searcher::new(eval),
             ply,
             settings: SearchSettings::world_class(ply),
+            cube_screen: false,
         }
+    }
+
+    /// Cube turns screened by the static decision, as in a rollout: the
+    /// decision at the player's ply is asked only where a double is
+    /// within reach.
+    pub fn with_cube_screen(mut self, screen: bool) -> CubefulPlayer<'a> {
+        self.cube_screen = screen;
+        self
     }
 
     /// Checker play through `first` after the 0-ply pass instead of
@@ -53,6 +65,9 @@ impl<'a> CubefulPlayer<'a> {
     /// Whether the side on roll in `game` doubles now.
     fn doubles(&self, game: &GameState, state: &CubeState) -> bool {
         state.roller_may_double()
+            && !(self.cube_screen
+                && self.ply > 0
+                && self.searcher.double_out_of_reach(&game.position, state))
             && self
                 .searcher
                 .cube_decision(&game.position, state, self.ply)

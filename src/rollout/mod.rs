@@ -22,7 +22,8 @@
 //! - Cubeful rollouts (money play) carry each cube state of interest
 //!   through the same dice; both sides double and take by cube decisions
 //!   at the checker play's depth, as gnubg's and XG's rollouts are usually
-//!   set.
+//!   set. A turn whose static cube decision is far from a double
+//!   ([`Searcher::double_out_of_reach`]) asks for no deeper one.
 
 pub mod any_game;
 pub mod strata;

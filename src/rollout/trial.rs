@@ -149,11 +149,15 @@ impl<'a> Trial<'a> {
     }
 
     /// Doubles and takes or passes for each cube state still in play, by
-    /// cube decisions at the checker play's depth.
+    /// cube decisions at the checker play's depth, asked only where the
+    /// static decision leaves a double within reach.
     fn cube_actions(&self, pos: &Position, mine: bool, books: &mut Books) {
         let sign = if mine { 1.0 } else { -1.0 };
         for j in 0..self.states.len() {
-            if books.settled[j].is_some() || !books.cube[j].roller_may_double() {
+            if books.settled[j].is_some()
+                || !books.cube[j].roller_may_double()
+                || (self.settings.ply > 0 && self.searcher.double_out_of_reach(pos, &books.cube[j]))
+            {
                 continue;
             }
             let d = self

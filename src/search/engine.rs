@@ -738,7 +738,25 @@ impl<'a> Searcher<'a> {
             ply,
         }
     }
+
+    /// Whether the roller of `pos` is so far from a double by the static
+    /// cube decision (more than [`CUBE_SCREEN_MARGIN`], behind or too
+    /// good) that a deeper decision need not be asked: a player that plays
+    /// many games (a rollout's trials) screens its cube turns with it.
+    pub fn double_out_of_reach(&self, pos: &Position, state: &CubeState) -> bool {
+        let d = self.cube_decision(pos, state, 0).decision;
+        d.no_double - d.double_take.min(d.double_pass) > CUBE_SCREEN_MARGIN
+    }
 }
+
+/// How far the static cube decision must leave the roller from doubling
+/// (no double's equity above the better of double/take and double/pass,
+/// per unit of the cube) for [`Searcher::double_out_of_reach`] to skip
+/// the deeper one. A rollout asks for a cube decision at nearly every
+/// turn, and most are nowhere near the doubling window; the margin is set
+/// where, in the rollouts measured (BENCHMARKS.md), no 1-ply or 2-ply
+/// decision beyond it doubled.
+pub const CUBE_SCREEN_MARGIN: f32 = 0.3;
 
 /// Best first. Cubeful ties are common (every move that leaves the
 /// opponent a double/pass is worth exactly −1) and are broken by cubeless

@@ -14,7 +14,10 @@ mod filter;
 mod nodes;
 
 pub use cache::EvalCache;
-pub use engine::{CubeAnalysis, DEFAULT_PRUNE, Preselection, RankedMove, SearchSettings, Searcher};
+pub use engine::{
+    CUBE_SCREEN_MARGIN, CubeAnalysis, DEFAULT_PRUNE, Preselection, RankedMove, SearchSettings,
+    Searcher,
+};
 pub use filter::{FilterError, MoveFilter};
 
 use crate::backgammon::{Dice, MoveList, Position, legal_moves};
