@@ -92,3 +92,37 @@ fn every_variant_recipe_loads() {
         assert!(config.games > 0 && config.hidden > 0, "{}", path.display());
     }
 }
+
+/// A database entry is a path (counted `database_weight` times a pass) or
+/// a path with its own weight; a misspelt weighted entry is refused, not
+/// read as a bare path.
+#[test]
+fn database_entries_carry_their_own_weight() {
+    use kotra::train::DatabaseEntry;
+    let config: TrainConfig = serde_json::from_str(
+        r#"{"database": ["training/data", {"path": "training/data/b00037.kpd", "weight": 12}],
+            "database_weight": 6}"#,
+    )
+    .unwrap();
+    let weights: Vec<(String, u32)> = config
+        .database
+        .iter()
+        .map(|e| {
+            (
+                e.path().display().to_string(),
+                e.weight(config.database_weight),
+            )
+        })
+        .collect();
+    assert_eq!(
+        weights,
+        [
+            ("training/data".to_string(), 6),
+            ("training/data/b00037.kpd".to_string(), 12)
+        ]
+    );
+    assert!(matches!(config.database[0], DatabaseEntry::Path(_)));
+    let misspelt =
+        serde_json::from_str::<TrainConfig>(r#"{"database": [{"path": "d", "wieght": 2}]}"#);
+    assert!(misspelt.is_err());
+}

@@ -155,8 +155,11 @@ pub struct TrainConfig {
     /// `database_weight` times a pass. Targets come from the batches'
     /// own teachers' searches; where two batches hold one position, the
     /// later batch's target is kept. With a database a distillation may
-    /// play no teacher games (`games: 0`).
-    pub database: Vec<std::path::PathBuf>,
+    /// play no teacher games (`games: 0`). An entry may carry its own
+    /// weight (`{"path": ..., "weight": W}`): listed after the folder, a
+    /// batch file then counts W times instead (newer, deeper labels above
+    /// the old ones).
+    pub database: Vec<DatabaseEntry>,
     pub database_weight: u32,
     /// In a distillation that trains the race network: a fresh race
     /// network of `race_hidden` and a second layer of this many units
@@ -227,6 +230,36 @@ impl Default for TrainConfig {
             learner: LearnerKind::Burn,
             overlap_play: false,
             measure_games: 1_000,
+        }
+    }
+}
+
+/// One entry of [`TrainConfig::database`]: a folder or batch file whose
+/// positions count `database_weight` times a pass, or one with a weight
+/// of its own.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged, deny_unknown_fields)]
+pub enum DatabaseEntry {
+    Path(std::path::PathBuf),
+    Weighted {
+        path: std::path::PathBuf,
+        weight: u32,
+    },
+}
+
+impl DatabaseEntry {
+    pub fn path(&self) -> &std::path::Path {
+        match self {
+            DatabaseEntry::Path(path) | DatabaseEntry::Weighted { path, .. } => path,
+        }
+    }
+
+    /// How many times a pass its positions count, `default` unless it
+    /// says.
+    pub fn weight(&self, default: u32) -> u32 {
+        match self {
+            DatabaseEntry::Path(_) => default,
+            DatabaseEntry::Weighted { weight, .. } => *weight,
         }
     }
 }

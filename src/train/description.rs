@@ -69,11 +69,11 @@ pub(super) fn describe(cfg: &TrainConfig) -> String {
         for dir in &cfg.banked_rollouts {
             rolled += &format!(", the rollouts banked in {}", dir.display());
         }
-        for path in &cfg.database {
+        for entry in &cfg.database {
             rolled += &format!(
                 ", the position database {} (weight {})",
-                path.display(),
-                cfg.database_weight
+                entry.path().display(),
+                entry.weight(cfg.database_weight)
             );
         }
         format!(

@@ -36,7 +36,7 @@ pub(crate) mod win_window;
 
 use crate::eval::Model;
 use checkpoint::Checkpoint;
-pub use config::{ExtraSet, RolloutPick, TrainConfig};
+pub use config::{DatabaseEntry, ExtraSet, RolloutPick, TrainConfig};
 use curve::CurvePoint;
 use dev_set::DevSet;
 pub use error::TrainError;

@@ -58,10 +58,9 @@ pub struct DistillPlan {
     pub siblings: Option<Siblings>,
     /// Folders of rollouts banked by other runs, trained as contact targets.
     pub banked_rollouts: Vec<PathBuf>,
-    /// Position databases (see `TrainConfig::database`) and how many
-    /// times a pass each of their positions counts.
-    pub database: Vec<PathBuf>,
-    pub database_weight: usize,
+    /// Position databases (see `TrainConfig::database`), each with how
+    /// many times a pass its positions count.
+    pub database: Vec<(PathBuf, usize)>,
     pub weighting: Weighting,
     pub passes: Passes,
 }
@@ -238,8 +237,11 @@ impl TrainConfig {
                 seed: self.seed,
             }),
             banked_rollouts: self.banked_rollouts.clone(),
-            database: self.database.clone(),
-            database_weight: self.database_weight as usize,
+            database: self
+                .database
+                .iter()
+                .map(|e| (e.path().to_owned(), e.weight(self.database_weight) as usize))
+                .collect(),
             weighting: Weighting {
                 nets: self.distill_nets,
                 crashed_net: self.crashed_net,

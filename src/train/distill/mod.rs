@@ -206,33 +206,47 @@ fn positions(opts: &TrainOptions, plan: &DistillPlan) -> Result<(Vec<Sample>, us
         bar.set_message(format!("{distinct} positions"));
     }
     if !plan.database.is_empty() {
-        let samples = database_samples(&plan.database)?;
-        distinct += add_trained(&mut all, samples, &[], plan.database_weight, weighting);
+        for (samples, weight) in database_samples(&plan.database)? {
+            distinct += add_trained(&mut all, samples, &[], weight, weighting);
+        }
         bar.set_message(format!("{distinct} positions"));
     }
     bar.finish_and_clear();
     Ok((all, distinct))
 }
 
-/// The samples of the position databases at `paths`, each position once:
-/// where batches repeat a position, the last one's target (later batches
-/// come from later teachers).
-fn database_samples(paths: &[std::path::PathBuf]) -> Result<Vec<Sample>, TrainError> {
-    let records = crate::train::database::load(paths)?;
+/// The samples of the position databases `entries` (each a path and its
+/// weight), each position once, grouped by weight in the order read: where
+/// batches repeat a position, the last one's target and its entry's weight
+/// (later batches come from later teachers).
+fn database_samples(
+    entries: &[(std::path::PathBuf, usize)],
+) -> Result<Vec<(Vec<Sample>, usize)>, TrainError> {
+    let mut records = Vec::new();
+    for (path, weight) in entries {
+        let read = crate::train::database::load(std::slice::from_ref(path))?;
+        records.extend(read.into_iter().map(|r| (r, *weight)));
+    }
     let mut last = rustc_hash::FxHashMap::default();
-    for (i, r) in records.iter().enumerate() {
+    for (i, (r, _)) in records.iter().enumerate() {
         last.insert(r.position, i);
     }
-    Ok(records
-        .iter()
-        .enumerate()
-        .filter(|(i, r)| last[&r.position] == *i)
-        .map(|(_, r)| Sample {
+    let mut groups: Vec<(Vec<Sample>, usize)> = Vec::new();
+    for (i, (r, weight)) in records.iter().enumerate() {
+        if last[&r.position] != i {
+            continue;
+        }
+        let sample = Sample {
             position: r.position,
             kind: r.kind,
             target: r.target.consistent(),
-        })
-        .collect())
+        };
+        match groups.iter_mut().find(|(_, w)| w == weight) {
+            Some((samples, _)) => samples.push(sample),
+            None => groups.push((vec![sample], *weight)),
+        }
+    }
+    Ok(groups)
 }
 
 /// Appends the samples of `chunk` that the run trains to `all`, each as
@@ -294,6 +308,7 @@ fn copies(pos: &Position, hard_plan_weight: f32) -> usize {
 mod tests {
     use super::*;
     use crate::eval::Probs;
+    use crate::train::DatabaseEntry;
 
     #[test]
     fn hard_positions_count_hard_plan_weight_times_and_go_to_their_network() {
@@ -491,15 +506,50 @@ mod tests {
         let early: Vec<Record> = positions.iter().map(|p| record(p, 0.1)).collect();
         let late: Vec<Record> = positions.iter().map(|p| record(p, 0.95)).collect();
         database(&dir.join("data"), &[early, late]);
-        let samples = database_samples(&[dir.join("data")]).unwrap();
+        let groups = database_samples(&[(dir.join("data"), 2)]).unwrap();
+        assert_eq!(groups.len(), 1);
+        let (samples, weight) = &groups[0];
+        assert_eq!(*weight, 2);
         assert_eq!(samples.len(), positions.len(), "each position once");
         assert!(samples.iter().all(|s| (s.target.0[0] - 0.95).abs() < 1e-4));
+        // A batch listed after its folder with a weight of its own counts
+        // that often; listed before it, the folder's weight holds.
+        let manifest = crate::train::database::Manifest::load(&dir.join("data")).unwrap();
+        let late_file = dir.join("data").join(&manifest.batches[1].file);
+        let weights = |entries: &[(std::path::PathBuf, usize)]| -> Vec<(usize, usize)> {
+            database_samples(entries)
+                .unwrap()
+                .iter()
+                .map(|(s, w)| (s.len(), *w))
+                .collect()
+        };
+        let n = positions.len();
+        let folder = dir.join("data");
+        assert_eq!(
+            weights(&[(folder.clone(), 2), (late_file.clone(), 9)]),
+            [(n, 9)]
+        );
+        assert_eq!(
+            weights(&[(late_file.clone(), 9), (folder.clone(), 2)]),
+            [(n, 2)]
+        );
+        // The early batch alone after the folder: its targets, its weight.
+        let early_file = dir.join("data").join(&manifest.batches[0].file);
+        let groups = database_samples(&[(folder, 2), (early_file, 5)]).unwrap();
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].1, 5);
+        assert!(
+            groups[0]
+                .0
+                .iter()
+                .all(|s| (s.target.0[0] - 0.1).abs() < 1e-4)
+        );
         let cfg = crate::train::TrainConfig {
             distill_teacher: Some(teacher.clone()),
             init_model: Some(teacher.clone()),
             target_ply: 1,
             games: 0,
-            database: vec![dir.join("data")],
+            database: vec![DatabaseEntry::Path(dir.join("data"))],
             database_weight: 20,
             // Grown from the teacher's 16 units.
             widen_contact: 24,
@@ -551,9 +601,15 @@ mod tests {
                 .to_string()
                 .contains("games must be 1")
         );
-        let mut missing = cfg;
-        missing.database = vec![dir.join("nowhere")];
-        let e = database_samples(&missing.database).unwrap_err().to_string();
+        let mut unweighted = cfg.clone();
+        unweighted.database.push(DatabaseEntry::Weighted {
+            path: dir.join("data"),
+            weight: 0,
+        });
+        assert!(unweighted.validate().is_err(), "a weight of 0");
+        let e = database_samples(&[(dir.join("nowhere"), 1)])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("nowhere"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
