@@ -198,6 +198,7 @@ fn duel_reports_points_per_game_as_json() {
         (false, "--filter-a", "3:0.06", "--cube"),
         (false, "--prune-b", "5", "--cube"),
         (true, "--prune-a", "x", "--prune-a"),
+        (false, "--cube-screen-a", "--games=2", "--cube"),
     ] {
         let mut args = vec!["duel", "--a", "net@1", "--b", "net@1", flag, value];
         if cube {
@@ -213,6 +214,27 @@ fn a_duel_with_the_cube_plays_two_networks() {
     // cancels, cube and all.
     let v = run_json(&[
         "duel", "--cube", "--a", "net", "--b", "net", "--games", "20", "--seed", "3", "--json",
+    ]);
+    assert_eq!(
+        (v["games"].as_u64(), v["ppg"].as_f64()),
+        (Some(20), Some(0.0)),
+        "{v}"
+    );
+    // A 1-ply player whose cube turns are screened plays these games as
+    // the unscreened one does: the screen skips only hopeless doubles.
+    let v = run_json(&[
+        "duel",
+        "--cube",
+        "--a",
+        "net@1",
+        "--b",
+        "net@1",
+        "--cube-screen-a",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+        "--json",
     ]);
     assert_eq!(
         (v["games"].as_u64(), v["ppg"].as_f64()),
