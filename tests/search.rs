@@ -346,20 +346,20 @@ fn a_double_out_of_reach_is_one_the_deeper_decision_would_not_make() {
     let searcher = Searcher::new(&eval);
     let money = CubeState::money();
     // The last roll at 34/36 is a double/pass: within reach.
-    assert!(!searcher.double_out_of_reach(&last_checkers(4, 1), &money));
+    assert!(!searcher.double_out_of_reach(&last_checkers(4, 1), &money, 1));
     // From the 20-point against one checker on the 1-point only 55 and
     // 66 win: no double by far.
     let behind = searcher
         .cube_decision(&last_checkers(20, 1), &money, 0)
         .decision;
     assert!(behind.no_double - behind.double_take > CUBE_SCREEN_MARGIN);
-    assert!(searcher.double_out_of_reach(&last_checkers(20, 1), &money));
+    assert!(searcher.double_out_of_reach(&last_checkers(20, 1), &money, 1));
 
     let mut rng = rand::rngs::SmallRng::seed_from_u64(74);
     let (mut pos, mut list) = (Position::starting(), MoveList::new());
     let (mut screened, mut asked) = (0, 0);
     while asked < 60 {
-        if searcher.double_out_of_reach(&pos, &money) {
+        if searcher.double_out_of_reach(&pos, &money, 1) {
             screened += 1;
             let deep = searcher.cube_decision(&pos, &money, 1).decision;
             assert!(

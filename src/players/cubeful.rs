@@ -66,8 +66,9 @@ impl<'a> CubefulPlayer<'a> {
     fn doubles(&self, game: &GameState, state: &CubeState) -> bool {
         state.roller_may_double()
             && !(self.cube_screen
-                && self.ply > 0
-                && self.searcher.double_out_of_reach(&game.position, state))
+                && self
+                    .searcher
+                    .double_out_of_reach(&game.position, state, self.ply))
             && self
                 .searcher
                 .cube_decision(&game.position, state, self.ply)

@@ -156,7 +156,9 @@ impl<'a> Trial<'a> {
         for j in 0..self.states.len() {
             if books.settled[j].is_some()
                 || !books.cube[j].roller_may_double()
-                || (self.settings.ply > 0 && self.searcher.double_out_of_reach(pos, &books.cube[j]))
+                || self
+                    .searcher
+                    .double_out_of_reach(pos, &books.cube[j], self.settings.ply)
             {
                 continue;
             }

@@ -741,9 +741,13 @@ impl<'a> Searcher<'a> {
 
     /// Whether the roller of `pos` is so far from a double by the static
     /// cube decision (more than [`CUBE_SCREEN_MARGIN`], behind or too
-    /// good) that a deeper decision need not be asked: a player that plays
-    /// many games (a rollout's trials) screens its cube turns with it.
-    pub fn double_out_of_reach(&self, pos: &Position, state: &CubeState) -> bool {
+    /// good) that the decision at `ply` need not be asked: a player that
+    /// plays many games (a rollout's trials) screens its cube turns with
+    /// it. Never at 0-ply, where the static decision is the one asked.
+    pub fn double_out_of_reach(&self, pos: &Position, state: &CubeState, ply: u8) -> bool {
+        if ply == 0 {
+            return false;
+        }
         let d = self.cube_decision(pos, state, 0).decision;
         d.no_double - d.double_take.min(d.double_pass) > CUBE_SCREEN_MARGIN
     }
