@@ -199,6 +199,8 @@ fn duel_reports_points_per_game_as_json() {
         (false, "--prune-b", "5", "--cube"),
         (true, "--prune-a", "x", "--prune-a"),
         (false, "--cube-screen-a", "--games=2", "--cube"),
+        (false, "--middle-b", "3:0.06", "--cube"),
+        (true, "--middle-a", "3", "--middle-a"),
     ] {
         let mut args = vec!["duel", "--a", "net@1", "--b", "net@1", flag, value];
         if cube {

@@ -335,6 +335,50 @@ fn the_choice_alone_is_the_rankings_first_move() {
     );
 }
 
+/// A 1-ply pass between the 0-ply and the 2-ply one (a 2-ply rollout's
+/// play): the moves it lets through are valued at 2-ply exactly as
+/// without it, the others it saw keep their 1-ply values, and one as wide
+/// as the first filter gives the plain ranking.
+#[test]
+fn a_1ply_pass_sends_its_best_on_to_2ply() {
+    use kotra::search::MoveFilter;
+    let eval = eval();
+    let pos = position(MIDDLE);
+    let mut list = MoveList::new();
+    let with_middle = |keep, window| SearchSettings {
+        middle: Some(MoveFilter { keep, window }),
+        ..SearchSettings::world_class(2)
+    };
+    let state = CubeState::money();
+    let mut narrowed = 0;
+    // Every third roll: the test suite also runs unoptimised.
+    for (dice, _) in Dice::all_rolls().step_by(3) {
+        legal_moves(&pos, dice, &mut list);
+        let rank =
+            |settings: &SearchSettings| Searcher::new(&eval).rank_moves(&list, &state, settings);
+        let plain = rank(&SearchSettings::world_class(2));
+        let at = |ranked: &[kotra::search::RankedMove], ply| {
+            ranked.iter().filter(|r| r.ply == ply).count()
+        };
+        assert_eq!(rank(&with_middle(8, 10.0)), plain, "{dice:?}");
+        let narrow = rank(&with_middle(2, 0.04));
+        let deep = at(&narrow, 2);
+        assert!((1..=2).contains(&deep), "{dice:?}: {deep} at 2-ply");
+        assert_eq!(deep + at(&narrow, 1), at(&plain, 2), "{dice:?}");
+        for r in narrow.iter().filter(|r| r.ply == 2) {
+            assert!(plain.contains(r), "{dice:?}: {r:?}");
+        }
+        assert_eq!(narrow[0].ply, 2, "{dice:?}");
+        if at(&narrow, 1) > 0 {
+            narrowed += 1;
+        }
+    }
+    assert!(
+        narrowed > 0,
+        "the 1-ply pass drops a candidate on some rolls"
+    );
+}
+
 /// The cube screen of rollouts: a double is out of reach only where the
 /// static decision is far from one, and over a seeded game's positions
 /// the 1-ply decision never doubles where the screen would have skipped

@@ -44,6 +44,14 @@ pub struct DuelArgs {
     /// With --cube: player B's first filter.
     #[arg(long, value_name = "KEEP:WINDOW", requires = "cube")]
     pub filter_b: Option<MoveFilter>,
+    /// With --cube, at 2-ply or deeper: player A values the first
+    /// filter's moves at 1-ply and keeps at most KEEP within WINDOW for
+    /// the deeper pass (by default it skips 1-ply, as gnubg does).
+    #[arg(long, value_name = "KEEP:WINDOW", requires = "cube")]
+    pub middle_a: Option<MoveFilter>,
+    /// With --cube: player B's 1-ply filter.
+    #[arg(long, value_name = "KEEP:WINDOW", requires = "cube")]
+    pub middle_b: Option<MoveFilter>,
     /// With --cube: inside player A's search, how many of a roll's
     /// replies PubEval pre-selects for the network (0 = all; default 8).
     #[arg(long, value_name = "N", requires = "cube")]
@@ -132,9 +140,12 @@ pub fn run(args: DuelArgs) -> anyhow::Result<()> {
 fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
     let (ea, ply_a) = parse_cubeful_player(&args.a, shipped_model)?;
     let (eb, ply_b) = parse_cubeful_player(&args.b, shipped_model)?;
-    let player = |eval, ply, filter: Option<MoveFilter>, prune: Option<usize>, screen| {
-        let mut p = CubefulPlayer::new(eval, ply).with_cube_screen(screen);
-        if let Some(f) = filter {
+    let player = |eval, ply, filters: [Option<MoveFilter>; 2], prune: Option<usize>, screen| {
+        let [first, middle] = filters;
+        let mut p = CubefulPlayer::new(eval, ply)
+            .with_cube_screen(screen)
+            .with_middle_filter(middle);
+        if let Some(f) = first {
             p = p.with_first_filter(f);
         }
         if let Some(keep) = prune {
@@ -143,8 +154,20 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
         p
     };
     let (pa, pb) = (
-        player(&ea, ply_a, args.filter_a, args.prune_a, args.cube_screen_a),
-        player(&eb, ply_b, args.filter_b, args.prune_b, args.cube_screen_b),
+        player(
+            &ea,
+            ply_a,
+            [args.filter_a, args.middle_a],
+            args.prune_a,
+            args.cube_screen_a,
+        ),
+        player(
+            &eb,
+            ply_b,
+            [args.filter_b, args.middle_b],
+            args.prune_b,
+            args.cube_screen_b,
+        ),
     );
     let bar = games_bar(!args.json, args.games);
     let r = cubeful_duel(&pa, &pb, args.games, args.seed, &|n| bar.inc(n));

@@ -55,6 +55,14 @@ impl<'a> CubefulPlayer<'a> {
         self
     }
 
+    /// At 2-ply or deeper, a 1-ply pass between the 0-ply pass and the
+    /// deeper one, keeping what `middle` lets through (`None`: no 1-ply
+    /// pass, the analysis' way); see [`SearchSettings::middle`].
+    pub fn with_middle_filter(mut self, middle: Option<MoveFilter>) -> CubefulPlayer<'a> {
+        self.settings.middle = middle;
+        self
+    }
+
     /// Inside its search, how many replies PubEval pre-selects for the
     /// network (0 = every reply; see [`Searcher::with_prune`]).
     pub fn with_prune(mut self, keep: usize) -> CubefulPlayer<'a> {
