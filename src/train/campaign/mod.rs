@@ -350,6 +350,9 @@ mod tests {
                 // the selection's own labels, the cheapest.
                 threshold: 0.0,
                 label_ply: 2,
+                // A random teacher's games wander for hundreds of turns;
+                // thirty show every kind of record.
+                max_turns: 30,
                 ..Selection::default()
             },
             games_per_batch: 3,
