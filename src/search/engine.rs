@@ -104,10 +104,11 @@ pub struct SearchSettings {
     /// After the 0-ply pass over every legal move.
     pub first: MoveFilter,
     /// After a 1-ply pass, before a 2-ply or deeper one; `None` skips the
-    /// 1-ply pass, as gnubg's filters do. A 1-ply pass costs a
-    /// twentieth of a 2-ply one and ranks the candidates far closer to
-    /// the 2-ply order than the 0-ply pass does, so a play that searches
-    /// at 2-ply at every turn (a rollout's) can value fewer at 2-ply.
+    /// 1-ply pass, as gnubg's filters do. A 1-ply pass walks one level
+    /// of rolls where a 2-ply one walks two, and ranks the candidates far
+    /// closer to the 2-ply order than the 0-ply pass does, so a play that
+    /// searches at 2-ply at every turn (a rollout's) can value fewer at
+    /// 2-ply.
     pub middle: Option<MoveFilter>,
     /// After the 2-ply pass, before 3-ply.
     pub deep: MoveFilter,
