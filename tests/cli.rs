@@ -27,6 +27,10 @@ fn assert_one_line_error(o: &Output, needle: &str) {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains(needle), "{err}");
     assert!(!err.contains("panicked"), "{err}");
+    // A cause given once: an error whose message already quotes its
+    // source must not also chain it, or `{:#}` says it twice.
+    let clauses: Vec<&str> = err.trim_end().split(": ").collect();
+    assert!(clauses.windows(2).all(|w| w[0] != w[1]), "{err}");
 }
 
 #[test]
@@ -480,6 +484,10 @@ fn analyze_in_a_match_speaks_match_winning_chances() {
 fn a_missing_argument_is_named() {
     assert_one_line_error(&run(&["analyze"]), "<POSITION>");
     assert_one_line_error(&run(&["review"]), "<FILE>");
+    assert_one_line_error(
+        &run(&["review", "/nonexistent/match.mat"]),
+        "cannot read /nonexistent/match.mat",
+    );
 }
 
 #[test]

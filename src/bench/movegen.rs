@@ -24,10 +24,11 @@ pub enum RollKind {
 
 #[derive(Debug, Error)]
 pub enum LoadError {
-    #[error("line {line}: {source}")]
+    /// The message quotes the cause, so it is not chained as a source too.
+    #[error("line {line}: {cause}")]
     BadId {
         line: usize,
-        source: crate::notation::position_id::PositionIdError,
+        cause: crate::notation::position_id::PositionIdError,
     },
     #[error("no positions in the file")]
     Empty,
@@ -51,10 +52,8 @@ impl PositionSet {
             let Some(id) = line.split_whitespace().next() else {
                 continue;
             };
-            let p = position_id::decode(id).map_err(|source| LoadError::BadId {
-                line: i + 1,
-                source,
-            })?;
+            let p =
+                position_id::decode(id).map_err(|cause| LoadError::BadId { line: i + 1, cause })?;
             if p.has_contact() {
                 set.contact.push(p)
             } else {

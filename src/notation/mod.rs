@@ -64,11 +64,10 @@ pub const MAX_MATCH_BYTES: u64 = 64 << 20;
 /// Why a match file's text could not be read.
 #[derive(Debug, Error)]
 pub enum ReadMatchError {
-    #[error("cannot read {path}: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    /// The message quotes the cause, so it is not chained as a source
+    /// too (a chain printer would say it twice).
+    #[error("cannot read {path}: {cause}")]
+    Io { path: String, cause: std::io::Error },
     #[error("{path}: larger than {} MiB, more than any match file", MAX_MATCH_BYTES >> 20)]
     TooLarge { path: String },
 }
@@ -78,9 +77,9 @@ pub enum ReadMatchError {
 pub fn read_match_file(path: &std::path::Path) -> Result<String, ReadMatchError> {
     use std::io::Read as _;
     let shown = || path.display().to_string();
-    let io = |source| ReadMatchError::Io {
+    let io = |cause| ReadMatchError::Io {
         path: shown(),
-        source,
+        cause,
     };
     let mut text = String::new();
     std::fs::File::open(path)

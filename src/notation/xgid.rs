@@ -32,8 +32,16 @@ pub enum XgidError {
         value: String,
         why: &'static str,
     },
+    /// The message quotes the cause, so it is not chained as a source
+    /// too (a chain printer would say it twice).
     #[error("XGID board: {0}")]
-    Board(#[from] PositionError),
+    Board(PositionError),
+}
+
+impl From<PositionError> for XgidError {
+    fn from(e: PositionError) -> XgidError {
+        XgidError::Board(e)
+    }
 }
 
 fn field<T: std::str::FromStr>(
