@@ -6,7 +6,7 @@
 //! first; `docs/architecture.md` gives each one's job, and
 //! `tests/architecture.rs` keeps the order true):
 //! 0. utilities: [`atomic_file`], [`framed_file`], [`progress`],
-//!    [`seed`];
+//!    [`quoted`], [`seed`];
 //! 1. rules: [`backgammon`] and the [`game`] trait;
 //! 2. [`notation`] (gnubg IDs, XGID, move text, FIBS, ASCII board) and the
 //!    two other games called Kotra, [`icelandic`] and [`icehouse`];
@@ -35,6 +35,7 @@ pub mod icelandic;
 pub mod notation;
 pub mod players;
 pub mod progress;
+pub mod quoted;
 pub mod rollout;
 pub mod search;
 pub mod seed;

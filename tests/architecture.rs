@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 /// Top-level modules by layer, lowest first; a module may use modules of
 /// lower layers only (`docs/architecture.md` says why each sits where).
 const LAYERS: &[&[&str]] = &[
-    &["atomic_file", "progress", "seed"],
+    &["atomic_file", "progress", "quoted", "seed"],
     &["framed_file"],
     &["backgammon", "game"],
     &["notation", "icelandic", "icehouse"],

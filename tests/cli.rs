@@ -491,6 +491,25 @@ fn a_missing_argument_is_named() {
 }
 
 #[test]
+fn a_huge_bad_input_is_quoted_by_its_ends_only() {
+    // A megabyte line of a match file, and a 100,000-character position:
+    // the error names their starts, ends and lengths in one short line.
+    let dir = scratch_dir("huge-input");
+    let file = dir.join("junk.mat");
+    let line = format!("start{}end", "x".repeat(1_000_000));
+    std::fs::write(&file, &line).unwrap();
+    let o = run(&["review", file.to_str().unwrap()]);
+    assert_one_line_error(&o, "(1000008 characters)");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("\"startxxx") && err.contains("xxxend\""), "{err}");
+    assert!(err.len() < 400, "{} bytes", err.len());
+    let position = "A".repeat(100_000);
+    let o = run(&["analyze", &position]);
+    assert_one_line_error(&o, "(100000 characters)");
+    assert!(o.stderr.len() < 400, "{} bytes", o.stderr.len());
+}
+
+#[test]
 fn long_matches_are_analysed_like_money_and_longer_ones_refused() {
     // Past the shipped table's 25 points the moves are still told apart
     // (every one was +0.000 when the table was clamped to its edge).

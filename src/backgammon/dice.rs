@@ -1,5 +1,6 @@
 //! A roll of two dice.
 
+use crate::quoted::Quoted;
 use thiserror::Error;
 
 /// Two dice, each 1..=6, stored high die first.
@@ -11,7 +12,7 @@ pub struct Dice {
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum DiceError {
-    #[error("dice must be two digits 1-6, like 31 or 66; got {0:?}")]
+    #[error("dice must be two digits 1-6, like 31 or 66; got {}", Quoted(.0))]
     Malformed(String),
 }
 

@@ -5,6 +5,7 @@
 
 use super::Command;
 use super::other_games::{dice_arg, icehouse_position};
+use crate::quoted::Quoted;
 use anyhow::{Context, bail};
 
 /// Four-player Icehouse Kotra: show, moves, analyze (max-n) and duel (the
@@ -123,7 +124,10 @@ pub fn run_four(command: Command) -> anyhow::Result<()> {
             let (a, b, games, seed, json) = (&args.a, &args.b, args.games, args.seed, args.json);
             let player = |s: &str| {
                 FourPlayer::parse(s).with_context(|| {
-                    format!("unknown four-player player {s:?} (expected maxn, heuristic or random)")
+                    format!(
+                        "unknown four-player player {} (expected maxn, heuristic or random)",
+                        Quoted(s)
+                    )
                 })
             };
             let (share, se) = seat_share(player(a)?, player(b)?, games, seed);

@@ -16,6 +16,7 @@ mod shard;
 mod show;
 pub mod train;
 
+use crate::quoted::Quoted;
 use clap::{Parser, Subcommand};
 
 /// Exit code for bad input (a malformed ID, an illegal move, a missing file).
@@ -483,7 +484,8 @@ fn roll_arg(
 
 /// Parses a position argument with a message that names the argument.
 fn setup_arg(text: &str) -> anyhow::Result<crate::backgammon::Setup> {
-    crate::notation::parse_setup(text).map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))
+    crate::notation::parse_setup(text)
+        .map_err(|e| anyhow::anyhow!("bad position {}: {e}", Quoted(text)))
 }
 
 /// A `--ply` checked against the facade's limit, the error naming the
@@ -495,5 +497,5 @@ fn search_ply_arg(ply: u8) -> anyhow::Result<u8> {
 /// Parses a position to show: a finished game is accepted.
 fn setup_to_show(text: &str) -> anyhow::Result<crate::backgammon::Setup> {
     crate::notation::parse_setup_to_show(text)
-        .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))
+        .map_err(|e| anyhow::anyhow!("bad position {}: {e}", Quoted(text)))
 }

@@ -12,6 +12,7 @@ use crate::analysis::any_game::{
 use crate::eval::game_net::{GameModel, GameModelError};
 use crate::game::{After, Game};
 use crate::players::any_game::{duel_game_reporting, parse_game_player};
+use crate::quoted::Quoted;
 use crate::rollout::any_game::GameRolloutSettings;
 use crate::train::any_game::{GameTrainConfig, GameTrainer, checkpoint_path};
 use anyhow::{Context, bail};
@@ -36,13 +37,14 @@ pub trait CliGame: AnalysedGame {
 impl CliGame for crate::icelandic::game::IcelandicKotra {
     fn parse(&self, text: &str) -> anyhow::Result<Self::State> {
         let p = crate::icelandic::parse_position(text)
-            .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))?;
+            .map_err(|e| anyhow::anyhow!("bad position {}: {e}", Quoted(text)))?;
         // A finished game has a result, not an analysis: refused the way
         // backgammon refuses one.
         let stones = crate::icelandic::position::STONES;
         if p.mover.off == stones || p.other.off == stones {
             bail!(
-                "bad position {text:?}: the game is over (a side has borne off all {stones} stones)"
+                "bad position {}: the game is over (a side has borne off all {stones} stones)",
+                Quoted(text)
             );
         }
         Ok(p)
@@ -80,13 +82,14 @@ pub(super) fn icehouse_position(
     wrong: &str,
 ) -> anyhow::Result<crate::icehouse::Position> {
     let p = crate::icehouse::parse_position(text)
-        .map_err(|e| anyhow::anyhow!("bad position {text:?}: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("bad position {}: {e}", Quoted(text)))?;
     if p.players != players {
         bail!("{wrong}");
     }
     if p.is_finished() {
         bail!(
-            "bad position {text:?}: the game is over (a pawn, or every piece of one size, has been scored)"
+            "bad position {}: the game is over (a pawn, or every piece of one size, has been scored)",
+            Quoted(text)
         );
     }
     Ok(p)
@@ -109,7 +112,10 @@ pub(super) fn dice_arg<G: Game>(game: &G, dice: Option<&str>) -> anyhow::Result<
     let b = text.as_bytes();
     let ok = |c: u8| (b'1'..=b'0' + faces).contains(&c);
     if b.len() != 2 || !ok(b[0]) || !ok(b[1]) {
-        bail!("bad --dice {text:?}: two digits from 1 to {faces}, e.g. 31");
+        bail!(
+            "bad --dice {}: two digits from 1 to {faces}, e.g. 31",
+            Quoted(text)
+        );
     }
     Ok((b[0] - b'0', b[1] - b'0'))
 }

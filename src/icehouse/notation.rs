@@ -16,19 +16,20 @@
 
 use super::board::{Cell, SQUARES, Seat, parse_square, size_letter, square_name};
 use super::position::Position;
+use crate::quoted::Quoted;
 use std::fmt::Write;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NotationError {
     #[error("expected 2 or 4 seat parts and the seat to move, separated by ';' (found {0} parts)")]
     Parts(usize),
-    #[error("seat part must start with S:, W:, N: or E:, found '{0}'")]
+    #[error("seat part must start with S:, W:, N: or E:, found {}", Quoted(.0))]
     SeatLabel(String),
     #[error("two players are South and North; four are S, W, N and E, each once")]
     Seats,
-    #[error("the seat to move must be one of the seats in play, found '{0}'")]
+    #[error("the seat to move must be one of the seats in play, found {}", Quoted(.0))]
     ToMove(String),
-    #[error("cannot read '{0}' (expected a piece like Qe7, stash=p,d,q or scored=p,d,q)")]
+    #[error("cannot read {} (expected a piece like Qe7, stash=p,d,q or scored=p,d,q)", Quoted(.0))]
     Token(String),
     #[error("square {0} holds two pieces")]
     Occupied(String),

@@ -17,6 +17,7 @@
 //! identity.
 
 use super::position::{POINTS, Position, STONES, Side, letter_of, track_of};
+use crate::quoted::Quoted;
 use std::fmt::Write;
 
 /// Why a text is not a position.
@@ -24,14 +25,15 @@ use std::fmt::Write;
 pub enum NotationError {
     #[error("expected 'W: ...; B: ...; W|B' (three parts separated by ';'), found {0} part(s)")]
     Parts(usize),
-    #[error("side part must start with 'W:' or 'B:', found '{0}'")]
+    #[error("side part must start with 'W:' or 'B:', found {}", Quoted(.0))]
     SideLabel(String),
     #[error("both side parts are for the same colour")]
     SameColour,
-    #[error("the side to move must be 'W' or 'B', found '{0}'")]
+    #[error("the side to move must be 'W' or 'B', found {}", Quoted(.0))]
     ToMove(String),
     #[error(
-        "cannot read '{0}' (expected a letter a-x with a count, bar<n>, off<n>, U, F5, G or first)"
+        "cannot read {} (expected a letter a-x with a count, bar<n>, off<n>, U, F5, G or first)",
+        Quoted(.0)
     )]
     Token(String),
     #[error("{colour} has {count} stones (must be 15)")]

@@ -15,6 +15,7 @@
 //! the score line's right name does (give or take two spaces).
 
 use crate::backgammon::Dice;
+use crate::quoted::Quoted;
 
 /// One decision or event of a game, as the file records it.
 #[derive(Clone, Debug, PartialEq)]
@@ -152,7 +153,10 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
         {
             return Err(err(
                 0,
-                format!("the variation {variation:?}: kotra-ai plays standard backgammon only"),
+                format!(
+                    "the variation {}: kotra-ai plays standard backgammon only",
+                    Quoted(variation)
+                ),
             ));
         }
         if trimmed.is_empty() || trimmed.starts_with(';') {
@@ -162,21 +166,21 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
             let n = n.trim();
             length = Some(
                 n.parse::<u32>()
-                    .map_err(|_| err(0, format!("bad match length {n:?}")))?,
+                    .map_err(|_| err(0, format!("bad match length {}", Quoted(n))))?,
             );
             continue;
         }
         if length.is_none() {
             return Err(err(
                 0,
-                format!("expected \" N point match\", found {trimmed:?}"),
+                format!("expected \" N point match\", found {}", Quoted(trimmed)),
             ));
         }
         if let Some(n) = trimmed.strip_prefix("Game ") {
             let number = n
                 .trim()
                 .parse::<u32>()
-                .map_err(|_| err(0, format!("bad game number {n:?}")))?;
+                .map_err(|_| err(0, format!("bad game number {}", Quoted(n))))?;
             games.push(GameRecord {
                 number,
                 score: [0, 0],
@@ -186,7 +190,10 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
             continue;
         }
         let Some(game) = games.last_mut() else {
-            return Err(err(0, format!("expected \" Game 1\", found {trimmed:?}")));
+            return Err(err(
+                0,
+                format!("expected \" Game 1\", found {}", Quoted(trimmed)),
+            ));
         };
         if right_col == 0 {
             // The score line: `left : a   right : b`.
@@ -194,17 +201,15 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
                 err(
                     0,
                     format!(
-                        "expected the score line \"name : score  name : score\", found {trimmed:?}"
+                        "expected the score line \"name : score  name : score\", found {}",
+                        Quoted(trimmed)
                     ),
                 )
             })?;
             match &players {
                 None => players = Some(names),
                 Some(p) if *p != names => {
-                    return Err(err(
-                        0,
-                        format!("players {names:?} differ from game 1's {p:?}"),
-                    ));
+                    return Err(err(0, players_differ(&names, p)));
                 }
                 Some(_) => {}
             }
@@ -339,11 +344,23 @@ fn entries(line: &str, start: usize) -> Vec<(usize, &str)> {
     out.into_iter().map(|(a, b)| (a, &line[a..b])).collect()
 }
 
+/// Why a game's players are refused: a match file is one pair of
+/// players throughout.
+pub(super) fn players_differ(names: &[String; 2], first: &[String; 2]) -> String {
+    format!(
+        "players {} and {} differ from game 1's {} and {}",
+        Quoted(&names[0]),
+        Quoted(&names[1]),
+        Quoted(&first[0]),
+        Quoted(&first[1])
+    )
+}
+
 fn parse_entry(entry: &str, player: u8) -> Result<Action, String> {
     let words: Vec<&str> = entry.split_whitespace().collect();
     let value = |w: Option<&&str>| -> Result<u32, String> {
         w.and_then(|v| v.parse().ok())
-            .ok_or_else(|| format!("bad entry {entry:?}"))
+            .ok_or_else(|| format!("bad entry {}", Quoted(entry)))
     };
     match words.as_slice() {
         ["Doubles", "=>", v] => Ok(Action::Double {
@@ -368,14 +385,14 @@ fn parse_entry(entry: &str, player: u8) -> Result<Action, String> {
         [roll, moves @ ..] if roll.len() == 3 && roll.ends_with(':') => {
             let dice: Dice = roll[..2]
                 .parse()
-                .map_err(|_| format!("bad dice {roll:?}"))?;
+                .map_err(|_| format!("bad dice {}", Quoted(roll)))?;
             Ok(Action::Move {
                 player,
                 dice,
                 text: moves.join(" "),
             })
         }
-        _ => Err(format!("cannot read the entry {entry:?}")),
+        _ => Err(format!("cannot read the entry {}", Quoted(entry))),
     }
 }
 

@@ -4,15 +4,16 @@
 
 use super::base64;
 use crate::backgammon::{CubeOwner, MatchInfo};
+use crate::quoted::Quoted;
 use thiserror::Error;
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum MatchIdError {
-    #[error("Match ID {0:?} must be 12 characters long (it has {1})")]
+    #[error("Match ID {} must be 12 characters long (it has {})", Quoted(.0), .1)]
     Length(String, usize),
-    #[error("Match ID {0:?} has characters outside base64 (A-Z a-z 0-9 + /)")]
+    #[error("Match ID {} has characters outside base64 (A-Z a-z 0-9 + /)", Quoted(.0))]
     Alphabet(String),
-    #[error("Match ID {id:?}: {what}")]
+    #[error("Match ID {}: {what}", Quoted(.id))]
     Inconsistent { id: String, what: String },
 }
 

@@ -8,6 +8,7 @@ use crate::backgammon::cube::CubeRules;
 use crate::backgammon::{GameState, MoveList, Phase, Position};
 use crate::notation::mat::{Action, MatError, MatchRecord};
 use crate::notation::move_text;
+use crate::quoted::Quoted;
 
 /// One decision a replay met: the position before it (from the view of
 /// the player to act) with the cube and score around it.
@@ -150,7 +151,9 @@ pub fn replay(record: &MatchRecord, mut visit: impl FnMut(&Replayed)) -> Result<
                         list.as_slice()[0].position
                     } else {
                         move_text::find(&pos, &list, text)
-                            .map_err(|_| bad(format!("{dice}: {text:?} is not a legal move")))?
+                            .map_err(|_| {
+                                bad(format!("{dice}: {} is not a legal move", Quoted(text)))
+                            })?
                             .position
                     };
                     after = Some(target);

@@ -11,13 +11,14 @@
 //! of their first step.
 
 use crate::backgammon::{Candidate, MoveList, Play, Position, Step};
+use crate::quoted::Quoted;
 use thiserror::Error;
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum MoveTextError {
-    #[error("cannot read move {text:?}: {why}")]
+    #[error("cannot read move {}: {why}", Quoted(.text))]
     Syntax { text: String, why: String },
-    #[error("{0:?} is not a legal move with this roll")]
+    #[error("{} is not a legal move with this roll", Quoted(.0))]
     Illegal(String),
 }
 

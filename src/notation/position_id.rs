@@ -6,21 +6,22 @@
 
 use super::base64;
 use crate::backgammon::{Position, PositionError};
+use crate::quoted::Quoted;
 use thiserror::Error;
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum PositionIdError {
-    #[error("Position ID {0:?} must be 14 characters long (it has {1})")]
+    #[error("Position ID {} must be 14 characters long (it has {})", Quoted(.0), .1)]
     Length(String, usize),
-    #[error("Position ID {0:?} has characters outside base64 (A-Z a-z 0-9 + /)")]
+    #[error("Position ID {} has characters outside base64 (A-Z a-z 0-9 + /)", Quoted(.0))]
     Alphabet(String),
-    #[error("Position ID {id:?} decodes to {count} checkers for {side}")]
+    #[error("Position ID {} decodes to {count} checkers for {side}", Quoted(.id))]
     TooManyCheckers {
         id: String,
         side: &'static str,
         count: u32,
     },
-    #[error("Position ID {0:?}: {1}")]
+    #[error("Position ID {}: {}", Quoted(.0), .1)]
     Invalid(String, PositionError),
 }
 

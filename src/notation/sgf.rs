@@ -13,9 +13,10 @@
 //! 24-point (`x`), so Black's point `p` is the letter `24 − p`; `y` is the
 //! bar and `z` off. A double answered by a double is a beaver.
 
-use super::mat::{Action, GameRecord, MatError, MatchRecord};
+use super::mat::{Action, GameRecord, MatError, MatchRecord, players_differ};
 use super::match_replay::replay;
 use crate::backgammon::{Dice, GameResult, MoveList, legal_moves};
+use crate::quoted::Quoted;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -221,7 +222,10 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
                         return Err(err(
                             root.line,
                             0,
-                            format!("the rules {other:?}: kotra-ai plays standard backgammon only"),
+                            format!(
+                                "the rules {}: kotra-ai plays standard backgammon only",
+                                Quoted(other)
+                            ),
                         ));
                     }
                 }
@@ -244,11 +248,7 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
         match &players {
             None => players = Some(names),
             Some(p) if *p != names => {
-                return Err(err(
-                    root.line,
-                    0,
-                    format!("players {names:?} differ from game 1's {p:?}"),
-                ));
+                return Err(err(root.line, 0, players_differ(&names, p)));
             }
             Some(_) => {}
         }
@@ -342,7 +342,7 @@ pub fn parse(text: &str) -> Result<MatchRecord, MatError> {
 
 /// A move node's value: the dice, then from-to letter pairs.
 fn read_move(value: &str, player: u8) -> Result<Action, String> {
-    let bad = || format!("cannot read the move {value:?}");
+    let bad = || format!("cannot read the move {}", Quoted(value));
     let digits: Vec<u8> = value
         .chars()
         .take(2)

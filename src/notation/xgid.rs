@@ -14,6 +14,7 @@
 //! (see tests/xgid_gnubg.rs).
 
 use crate::backgammon::{CubeOwner, MatchInfo, Position, PositionError, Setup};
+use crate::quoted::Quoted;
 use thiserror::Error;
 
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -26,7 +27,7 @@ pub enum XgidError {
     BoardChar(char),
     #[error("XGID board: bottom player's checkers on the top player's bar, or the reverse")]
     WrongBar,
-    #[error("XGID field {field} is {value:?}: {why}")]
+    #[error("XGID field {field} is {}: {why}", Quoted(.value))]
     Field {
         field: &'static str,
         value: String,

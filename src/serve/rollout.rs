@@ -146,7 +146,7 @@ pub async fn start(
     let dice = match &q.dice {
         Some(d) => Some(
             d.parse::<Dice>()
-                .map_err(|e| ApiError::bad(format!("bad dice {d:?}: {e}")))?,
+                .map_err(|e| ApiError::bad(format!("bad dice: {e}")))?,
         ),
         None => setup.info.rolled(),
     };

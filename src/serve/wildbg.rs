@@ -10,6 +10,7 @@ use super::{ApiError, AppState, Cost, checked_ply, job};
 use crate::analysis::{DEFAULT_PLY, Equity};
 use crate::backgammon::{Dice, MatchInfo, Position, Setup};
 use crate::cube::TakeAnswer;
+use crate::quoted::Quoted;
 use axum::Json;
 use axum::extract::{RawQuery, State};
 use serde_json::{Value, json};
@@ -23,10 +24,10 @@ fn pairs(raw: Option<&str>) -> Result<HashMap<&str, i64>, ApiError> {
     for pair in raw.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair
             .split_once('=')
-            .ok_or_else(|| ApiError::bad(format!("{pair:?} is not key=value")))?;
-        let n = v
-            .parse::<i64>()
-            .map_err(|_| ApiError::bad(format!("{k}={v:?}: not a whole number")))?;
+            .ok_or_else(|| ApiError::bad(format!("{} is not key=value", Quoted(pair))))?;
+        let n = v.parse::<i64>().map_err(|_| {
+            ApiError::bad(format!("{}={}: not a whole number", Quoted(k), Quoted(v)))
+        })?;
         out.insert(k, n);
     }
     Ok(out)
@@ -38,7 +39,7 @@ fn setup(q: &HashMap<&str, i64>) -> Result<Setup, ApiError> {
         .keys()
         .find(|k| !matches!(**k, "die1" | "die2" | "ply") && point_index(k).is_none())
     {
-        return Err(ApiError::bad(format!("unknown parameter {k:?}")));
+        return Err(ApiError::bad(format!("unknown parameter {}", Quoted(k))));
     }
     let mut me = [0u8; 25];
     let mut opp = [0u8; 25];

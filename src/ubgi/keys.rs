@@ -1,5 +1,7 @@
 //! The engine's settable keys, as announced in the handshake.
 
+use crate::quoted::Quoted;
+
 /// A key as the handshake lists it.
 pub struct Key {
     pub name: &'static str,
@@ -63,13 +65,13 @@ impl Settings {
                     .parse::<u8>()
                     .ok()
                     .filter(|p| (1..=4).contains(p))
-                    .ok_or_else(|| format!("engine.ply {value:?}: an integer 1 to 4"))?;
+                    .ok_or_else(|| format!("engine.ply {}: an integer 1 to 4", Quoted(value)))?;
             }
             "engine.cubeful" => {
                 self.cubeful = match value.to_ascii_lowercase().as_str() {
                     "true" | "on" | "1" => true,
                     "false" | "off" | "0" => false,
-                    _ => return Err(format!("engine.cubeful {value:?}: true or false")),
+                    _ => return Err(format!("engine.cubeful {}: true or false", Quoted(value))),
                 };
             }
             "engine.prune" => {
@@ -77,11 +79,14 @@ impl Settings {
                     .parse::<usize>()
                     .ok()
                     .filter(|k| *k <= 64)
-                    .ok_or_else(|| format!("engine.prune {value:?}: an integer 0 to 64"))?;
+                    .ok_or_else(|| format!("engine.prune {}: an integer 0 to 64", Quoted(value)))?;
             }
             "game.variant" => {
                 if value != "backgammon" {
-                    return Err(format!("game.variant {value:?}: only backgammon here"));
+                    return Err(format!(
+                        "game.variant {}: only backgammon here",
+                        Quoted(value)
+                    ));
                 }
             }
             _ => return Err(format!("unknown key {key}")),

@@ -10,6 +10,7 @@ use crate::analysis::{Analyzer, Equity};
 use crate::backgammon::{Dice, Setup, SetupStateError};
 use crate::eval::Evaluator;
 use crate::notation::{SetupError, parse_setup};
+use crate::quoted::Quoted;
 use keys::{KEYS, Settings};
 use std::io::{BufRead, Write};
 
@@ -200,7 +201,8 @@ impl<'a> Engine<'a> {
             ("go", ["cube"]) => self.go_cube(),
             ("go", _) => Err(Refusal::BadValue("usage: go chequer | go cube".into())),
             _ => Err(Refusal::BadCommand(format!(
-                "{command:?} (or its arguments)"
+                "{} (or its arguments)",
+                Quoted(command)
             ))),
         }
     }
@@ -215,7 +217,12 @@ impl<'a> Engine<'a> {
             "gnubgid" => id.to_string(),
             "xgid" if id.starts_with("XGID=") => id.to_string(),
             "xgid" => format!("XGID={id}"),
-            _ => return Err(Refusal::BadValue(format!("unknown position kind {kind:?}"))),
+            _ => {
+                return Err(Refusal::BadValue(format!(
+                    "unknown position kind {}",
+                    Quoted(kind)
+                )));
+            }
         };
         let setup = parse_setup(&text).map_err(|e| match e {
             SetupError::State(SetupStateError::Resigned) => {

@@ -12,6 +12,7 @@ use crate::backgammon::{Dice, GameResult, GameState, MoveList, Phase, Position, 
 use crate::cube::TakeAnswer;
 use crate::notation::mat::{Action, GameRecord, MatchRecord};
 use crate::notation::move_text;
+use crate::quoted::Quoted;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -254,7 +255,8 @@ impl Session {
                     "backgammon" | "3" => GameResult::Backgammon,
                     other => {
                         return Err(PlayError::Illegal(format!(
-                            "resign {other:?}: single, gammon or backgammon"
+                            "resign {}: single, gammon or backgammon",
+                            Quoted(other)
                         )));
                     }
                 };
