@@ -501,7 +501,10 @@ fn a_huge_bad_input_is_quoted_by_its_ends_only() {
     let o = run(&["review", file.to_str().unwrap()]);
     assert_one_line_error(&o, "(1000008 characters)");
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("\"startxxx") && err.contains("xxxend\""), "{err}");
+    assert!(
+        err.contains("\"startxxx") && err.contains("xxxend\""),
+        "{err}"
+    );
     assert!(err.len() < 400, "{} bytes", err.len());
     let position = "A".repeat(100_000);
     let o = run(&["analyze", &position]);

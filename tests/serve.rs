@@ -170,7 +170,10 @@ fn bad_and_hostile_requests_get_a_json_4xx() {
     let junk = vec![b'a'; 1 << 20];
     let (status, text) = server.request("POST", "/api/review", &junk);
     assert_eq!(status, 400, "{text}");
-    assert!(text.contains("(1048576 characters)") && text.len() < 400, "{text}");
+    assert!(
+        text.contains("(1048576 characters)") && text.len() < 400,
+        "{text}"
+    );
     let huge = vec![b' '; (64 << 20) + 1];
     let (status, _) = server.request("POST", "/api/review?ply=0", &huge);
     assert_eq!(status, 413);

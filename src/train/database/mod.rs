@@ -64,9 +64,28 @@ pub fn batch_files(path: &Path) -> Result<Vec<PathBuf>, DatabaseError> {
     } else if !path.exists() {
         Err(DatabaseError::Read {
             path: path.to_owned(),
-            error: std::io::ErrorKind::NotFound.into(),
+            error: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file or folder"),
         })
     } else {
         Err(DatabaseError::NotADatabase(path.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_or_foreign_path_is_named_with_its_reason() {
+        let missing = Path::new("/nonexistent/kotra-db");
+        let e = load(&[missing.to_owned()]).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "cannot read /nonexistent/kotra-db: no such file or folder"
+        );
+        let e = batch_files(Path::new("src")).unwrap_err();
+        assert!(matches!(e, DatabaseError::NotADatabase(_)), "{e}");
+        let e = batch_files(Path::new("Cargo.toml")).unwrap_err();
+        assert!(matches!(e, DatabaseError::NotADatabase(_)), "{e}");
     }
 }
