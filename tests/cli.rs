@@ -205,6 +205,7 @@ fn duel_reports_points_per_game_as_json() {
         (false, "--cube-screen-a", "--games=2", "--cube"),
         (false, "--middle-b", "3:0.06", "--cube"),
         (true, "--middle-a", "3", "--middle-a"),
+        (false, "--luck", "--games=2", "--cube"),
     ] {
         let mut args = vec!["duel", "--a", "net@1", "--b", "net@1", flag, value];
         if cube {
@@ -224,6 +225,18 @@ fn a_duel_with_the_cube_plays_two_networks() {
     assert_eq!(
         (v["games"].as_u64(), v["ppg"].as_f64()),
         (Some(20), Some(0.0)),
+        "{v}"
+    );
+    assert!(v["luck_adjusted"].is_null(), "{v}");
+    // With the luck removed as well: still a tie, and said so in JSON.
+    let v = run_json(&[
+        "duel", "--cube", "--a", "net", "--b", "net", "--games", "4", "--seed", "3", "--luck",
+        "--json",
+    ]);
+    let adjusted = &v["luck_adjusted"];
+    assert_eq!(
+        (adjusted["games"].as_u64(), adjusted["ppg"].as_f64()),
+        (Some(4), Some(0.0)),
         "{v}"
     );
     // A 1-ply player whose cube turns are screened plays these games as

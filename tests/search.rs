@@ -423,3 +423,39 @@ fn a_double_out_of_reach_is_one_the_deeper_decision_would_not_make() {
     }
     assert!(screened > 10, "{screened} of {asked} cube turns screened");
 }
+
+/// A roll's luck is its value less the average roll's, so over the dice it
+/// averages to zero, whatever the position and cube: what lets a duel take
+/// it off its points without moving their expectation.
+#[test]
+fn a_rolls_luck_averages_to_zero_over_the_dice() {
+    let e = eval();
+    let s = Searcher::new(&e);
+    let owned = CubeState {
+        value: 4,
+        owner: Owner::Roller,
+        ..CubeState::money()
+    };
+    for (id, state) in [
+        ("4HPwATDgc/ABMA", CubeState::money()),
+        ("sGfwATDgc/ABMA", owned),
+        ("sNvBAQDg2+ABEA", CubeState::money()),
+    ] {
+        let pos = position(id);
+        let mean: f32 = Dice::all_rolls()
+            .map(|(d, w)| s.roll_luck(&pos, d, &state, false) * w as f32 / 36.0)
+            .sum();
+        assert!(mean.abs() < 1e-5, "{id}: {mean}");
+        let spread = Dice::all_rolls()
+            .map(|(d, _)| s.roll_luck(&pos, d, &state, false).abs())
+            .fold(0f32, f32::max);
+        assert!(spread > 0.01, "{id}: every roll alike");
+    }
+    // The opening roll is weighed against the other non-doubles only.
+    let start = Position::starting();
+    let mean: f32 = Dice::all_rolls()
+        .filter(|(d, _)| !d.is_double())
+        .map(|(d, w)| s.roll_luck(&start, d, &CubeState::money(), true) * w as f32 / 30.0)
+        .sum();
+    assert!(mean.abs() < 1e-5, "{mean}");
+}

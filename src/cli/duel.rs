@@ -5,7 +5,7 @@ use crate::notation::mat::{Action, GameRecord, MatchRecord};
 use crate::players::cubeful::{CubefulPlayer, cubeful_duel};
 use crate::players::duel::{GameLog, duel_logged};
 use crate::players::{duel_reporting, parse_cubeful_player, parse_player};
-use crate::search::MoveFilter;
+use crate::search::{MoveFilter, Searcher};
 use anyhow::Context;
 
 /// `duel`'s arguments, shared by the three games' duels.
@@ -23,7 +23,8 @@ pub struct DuelArgs {
     /// Seed of the dice; the result depends only on it.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
-    /// Print {"games":N,"ppg":x,"se":y}.
+    /// Print {"games":N,"ppg":x,"se":y} (with --luck, also
+    /// "luck_adjusted":{"games":N,"ppg":x,"se":y}).
     #[arg(long)]
     pub json: bool,
     /// Save every game into DIR/duel.mat and DIR/duel.sgf (a money
@@ -67,6 +68,13 @@ pub struct DuelArgs {
     /// With --cube: player B screens its cube turns.
     #[arg(long, requires = "cube")]
     pub cube_screen_b: bool,
+    /// With --cube: also report the points with each roll's luck removed
+    /// (the value after the roll's best move less the average roll's,
+    /// times the cube, as player B's network judges it at 1-ply): the
+    /// same expectation with a smaller standard error, as gnubg's rollouts
+    /// reduce theirs.
+    #[arg(long, requires = "cube")]
+    pub luck: bool,
 }
 
 impl DuelArgs {
@@ -169,17 +177,27 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
             args.cube_screen_b,
         ),
     );
+    let judge = args.luck.then(|| Searcher::new(&eb));
     let bar = games_bar(!args.json, args.games);
-    let r = cubeful_duel(&pa, &pb, args.games, args.seed, &|n| bar.inc(n));
+    let r = cubeful_duel(&pa, &pb, args.games, args.seed, judge.as_ref(), &|n| {
+        bar.inc(n)
+    });
     bar.finish_and_clear();
     if args.json {
         println!("{}", serde_json::to_string(&r)?);
-    } else {
+        return Ok(());
+    }
+    if let Some(adjusted) = r.luck_adjusted {
         println!(
-            "{} vs {}: {:+.3} ± {:.3} points per game for {} over {} games (mirrored dice, money with the cube, seed {})",
-            args.a, args.b, r.ppg, r.se, args.a, r.games, args.seed
+            "{} vs {}: {:+.4} ± {:.4} points per game for {} with the luck removed (as {}'s network judges it at 1-ply)",
+            args.a, args.b, adjusted.ppg, adjusted.se, args.a, args.b
         );
     }
+    let played = r.played;
+    println!(
+        "{} vs {}: {:+.3} ± {:.3} points per game for {} over {} games (mirrored dice, money with the cube, seed {})",
+        args.a, args.b, played.ppg, played.se, args.a, played.games, args.seed
+    );
     Ok(())
 }
 

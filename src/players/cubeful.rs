@@ -4,8 +4,18 @@
 //! double, the cube's value, the points of a pass or a result). A cube
 //! model or a network is judged here by the points it wins with the cube
 //! in play, which a cubeless duel cannot show.
+//!
+//! Mirrored dice cancel the luck of a pair's games only while they stay
+//! alike; once the players' choices part, each game's luck is its own, and
+//! it is most of the spread of the points. A duel may therefore also count
+//! every roll's luck as a judge sees it ([`Searcher::roll_luck`]: the value
+//! after the roll's best move, less the average roll's, times the cube) and
+//! report the points with it removed, as gnubg's rollouts remove theirs.
+//! Whatever the judge, a roll's luck averages to zero over the dice, so
+//! the adjusted points estimate the same expectation; the better the judge
+//! values positions, the less of the spread is left.
 
-use super::duel::{DuelResult, mirrored_games, roll_for_turn};
+use super::duel::{DuelResult, mirrored_pair_values, roll_for_turn};
 use crate::backgammon::cube::CubeRules;
 use crate::backgammon::{GameState, Phase};
 use crate::cube::{CubeState, TakeAnswer};
@@ -95,29 +105,64 @@ impl<'a> CubefulPlayer<'a> {
     }
 }
 
+/// A cubeful duel's points per game for A: as played, and with every
+/// roll's luck removed where a judge was given.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct CubefulDuelResult {
+    #[serde(flatten)]
+    pub played: DuelResult,
+    /// The same games, each roll's luck (as the judge values it) taken
+    /// off the points.
+    pub luck_adjusted: Option<DuelResult>,
+}
+
 /// `games` money games with the cube (rounded up to even) of `a` against
 /// `b`, each dice sequence played twice with the seats swapped; points per
-/// game for `a`, cube included.
+/// game for `a`, cube included, and without the luck of the rolls as
+/// `luck_judge` values it, when given.
 pub fn cubeful_duel(
     a: &CubefulPlayer,
     b: &CubefulPlayer,
     games: u64,
     seed: u64,
+    luck_judge: Option<&Searcher>,
     progress: &(dyn Fn(u64) + Sync),
-) -> DuelResult {
-    mirrored_games(
-        a,
-        b,
-        games,
-        seed,
-        progress,
-        |first, second, dice_seed, _| play_cubeful_game(first, second, dice_seed) as f64,
-    )
+) -> CubefulDuelResult {
+    if games == 0 {
+        return CubefulDuelResult {
+            played: DuelResult::not_played(),
+            luck_adjusted: luck_judge.map(|_| DuelResult::not_played()),
+        };
+    }
+    let pairs = mirrored_pair_values(games, seed, progress, |_, dice_seed, _| {
+        let (first, first_luck) = play_judged_game(a, b, dice_seed, luck_judge);
+        let (second, second_luck) = play_judged_game(b, a, dice_seed, luck_judge);
+        let played = (first - second) as f64 / 2.0;
+        (played, played - (first_luck - second_luck) / 2.0)
+    });
+    let played: Vec<f64> = pairs.iter().map(|p| p.0).collect();
+    let adjusted: Vec<f64> = pairs.iter().map(|p| p.1).collect();
+    CubefulDuelResult {
+        played: DuelResult::from_pairs(&played),
+        luck_adjusted: luck_judge.map(|_| DuelResult::from_pairs(&adjusted)),
+    }
 }
 
 /// One money game with the cube from the starting position; the points
 /// `first` (who makes the opening move) wins, negative when it loses.
 pub fn play_cubeful_game(first: &CubefulPlayer, second: &CubefulPlayer, dice_seed: u64) -> i64 {
+    play_judged_game(first, second, dice_seed, None).0
+}
+
+/// [`play_cubeful_game`], with the luck of the rolls for `first`, in
+/// points (each roll's luck from its roller's view, times the cube it was
+/// rolled under), as `luck_judge` values it (0 without one).
+fn play_judged_game(
+    first: &CubefulPlayer,
+    second: &CubefulPlayer,
+    dice_seed: u64,
+    luck_judge: Option<&Searcher>,
+) -> (i64, f64) {
     let mut dice_rng = SmallRng::seed_from_u64(dice_seed);
     let players = [first, second];
     let mut game = GameState::new(CubeRules::default(), true, false);
@@ -129,6 +174,7 @@ pub fn play_cubeful_game(first: &CubefulPlayer, second: &CubefulPlayer, dice_see
         }
         _ => None,
     };
+    let mut luck = 0.0;
     // The opening roll is never a double: `first` (player 0) throws the
     // higher die and moves first with both, with no cube action before.
     let opening = roll_for_turn(&mut dice_rng, 0);
@@ -156,22 +202,31 @@ pub fn play_cubeful_game(first: &CubefulPlayer, second: &CubefulPlayer, dice_see
                 };
                 debug_assert!(answered.is_ok());
                 if let Some(points) = result(&game) {
-                    return points;
+                    return (points, luck);
                 }
             }
+        }
+        let state = seen(&game);
+        if let Some(judge) = luck_judge {
+            // Judged before the roll is played, under the cube as it now
+            // stands: the opening roll against the other non-doubles.
+            let normalised = judge.roll_luck(&game.position, dice, &state, turn == 0);
+            let points = f64::from(state.denormalise(normalised) - state.denormalise(0.0));
+            luck += if game.on_roll == 0 { points } else { -points };
+        }
+        if turn > 0 {
             let rolled = game.roll(dice);
             debug_assert!(rolled.is_ok());
         }
-        let state = seen(&game);
         let settings = &on_roll.settings;
         let played =
             game.play_chosen(|_, list| on_roll.searcher.best_move(list, &state, settings).index);
         debug_assert!(played.is_ok());
         if let Some(points) = result(&game) {
-            return points;
+            return (points, luck);
         }
     }
-    0
+    (0, luck)
 }
 
 #[cfg(test)]
@@ -183,16 +238,38 @@ mod tests {
     fn a_player_against_itself_ties_and_the_cube_raises_the_stakes() {
         let eval = Evaluator::new(shipped_model().unwrap());
         let me = CubefulPlayer::new(&eval, 0);
-        let same = cubeful_duel(&me, &me, 40, 3, &|_| {});
+        let same = cubeful_duel(&me, &me, 40, 3, None, &|_| {}).played;
         assert_eq!(same.ppg, 0.0, "mirrored dice, the same player: {same:?}");
         // Against an untrained network the shipped one doubles it out:
         // more than a point a game, which cubeless play cannot reach on
         // single wins and gammons alone this often.
         let weak = Evaluator::new(Model::random(16, 8, 2));
         let them = CubefulPlayer::new(&weak, 0);
-        let r = cubeful_duel(&me, &them, 40, 3, &|_| {});
+        let r = cubeful_duel(&me, &them, 40, 3, None, &|_| {}).played;
         assert_eq!(r.games, 40);
         assert!(r.ppg > 1.0, "{r:?}");
+    }
+
+    #[test]
+    fn the_luck_removed_leaves_a_tie_a_tie_and_narrows_a_win() {
+        let eval = Evaluator::new(shipped_model().unwrap());
+        let judge = Searcher::new(&eval);
+        let me = CubefulPlayer::new(&eval, 0);
+        let same = cubeful_duel(&me, &me, 8, 3, Some(&judge), &|_| {});
+        let adjusted = same.luck_adjusted.unwrap();
+        assert_eq!((same.played.ppg, adjusted.ppg), (0.0, 0.0), "{same:?}");
+        // The same games as without a judge, and their points far less
+        // spread once each roll's luck is off them.
+        let old = Evaluator::new(Model::load(std::path::Path::new("models/kotra-v4.net")).unwrap());
+        let them = CubefulPlayer::new(&old, 0);
+        let plain = cubeful_duel(&me, &them, 40, 5, None, &|_| {});
+        let r = cubeful_duel(&me, &them, 40, 5, Some(&judge), &|_| {});
+        assert_eq!(r.played, plain.played);
+        assert_eq!(plain.luck_adjusted, None);
+        let adjusted = r.luck_adjusted.unwrap();
+        assert_eq!(adjusted.games, 40);
+        assert!(adjusted.se < 0.5 * r.played.se, "{r:?}");
+        assert!(adjusted.ppg > 2.0 * adjusted.se, "{r:?}");
     }
 
     #[test]
@@ -202,7 +279,7 @@ mod tests {
         // share one.
         let eval = Evaluator::new(shipped_model().unwrap());
         let (deep, flat) = (CubefulPlayer::new(&eval, 1), CubefulPlayer::new(&eval, 0));
-        let r = cubeful_duel(&deep, &flat, 2, 1, &|_| {});
+        let r = cubeful_duel(&deep, &flat, 2, 1, None, &|_| {}).played;
         assert_eq!(r.games, 2);
         assert!(r.ppg.is_finite());
     }

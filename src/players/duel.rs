@@ -77,8 +77,22 @@ pub fn mirrored_pairs(
     if games == 0 {
         return DuelResult::not_played();
     }
-    let pairs = games.div_ceil(2);
-    let per_pair: Vec<f64> = (0..pairs)
+    let per_pair: Vec<f64> = mirrored_pair_values(games, seed, progress, pair)
+        .into_iter()
+        .map(|both| both / 2.0)
+        .collect();
+    DuelResult::from_pairs(&per_pair)
+}
+
+/// [`mirrored_pairs`]' pairs, each giving whatever `pair` returns (a
+/// duel that counts more than the points, say), in pair order.
+pub fn mirrored_pair_values<T: Send>(
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+    pair: impl Fn(u64, u64, [u64; 2]) -> T + Sync,
+) -> Vec<T> {
+    (0..games.div_ceil(2))
         .into_par_iter()
         .map(|i| {
             let dice_seed = splitmix(seed ^ splitmix(i));
@@ -88,10 +102,9 @@ pub fn mirrored_pairs(
                 [splitmix(dice_seed ^ 1), splitmix(dice_seed ^ 2)],
             );
             progress(2);
-            both / 2.0
+            both
         })
-        .collect();
-    DuelResult::from_pairs(&per_pair)
+        .collect()
 }
 
 impl DuelResult {
