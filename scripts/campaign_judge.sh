@@ -2,7 +2,8 @@
 # Judges a block of the training campaign (issue 70): trains the
 # candidate recipe on the whole position database, then plays it
 #   1. against the shipped network: mirrored money games with the cube at
-#      0-ply (`kotra-ai duel --cube`), DUEL_GAMES in all over two seeds;
+#      0-ply (`kotra-ai duel --cube --luck`), DUEL_GAMES in all over two
+#      seeds, each reported as played and with the rolls' luck removed;
 #   2. against gnubg 0-ply (`scripts/strength_vs_gnubg.py`), GNUBG_GAMES
 #      for the candidate and as many for the shipped network on the same
 #      seeds, when GNUBG_GAMES > 0 (gnubg must be installed).
@@ -39,7 +40,7 @@ resume=()
 $bin train --config "$config" --out "$out" "${resume[@]}" --quiet 2>&1 | tail -n 2
 half=$(( duel_games / 2 ))
 for seed in 71 72; do
-  $bin duel --cube --a "net:$out/model.net" --b net --games "$half" --seed "$seed" 2>/dev/null | tail -n 1
+  $bin duel --cube --luck --a "net:$out/model.net" --b net --games "$half" --seed "$seed" 2>/dev/null | tail -n 2
 done
 if [ "$gnubg_games" -gt 0 ]; then
   for who in candidate shipped; do
