@@ -305,9 +305,6 @@ impl Serialize for PositionRollout {
             let filter = self.settings.move_filter().to_string();
             m.serialize_entry("move_filter", &filter)?;
         }
-        if let Some(middle) = self.settings.middle_filter() {
-            m.serialize_entry("middle_filter", &middle.to_string())?;
-        }
         m.serialize_entry("equity", &Estimate6(self.result.cubeless))?;
         m.serialize_entry("probs", &self.result.probs.map(Estimate6))?;
         if let Some(c) = &self.cube {

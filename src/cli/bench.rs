@@ -126,14 +126,10 @@ pub fn rollout(
     let eval = crate::eval::Evaluator::new(crate::eval::shipped_model()?);
     let threads = rayon::current_num_threads();
     println!(
-        "{}-ply {} rollouts of the opening position, {trials} games, {threads} threads, move filter {}{}",
+        "{}-ply {} rollouts of the opening position, {trials} games, {threads} threads, move filter {}",
         settings.ply,
         if cubeful { "cubeful" } else { "cubeless" },
-        settings.move_filter(),
-        settings
-            .middle_filter()
-            .map(|m| format!(", then {m} at 1-ply"))
-            .unwrap_or_default()
+        settings.move_filter()
     );
     for vr in [false, true] {
         let settings = crate::rollout::RolloutSettings {

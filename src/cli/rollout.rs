@@ -29,8 +29,7 @@ pub struct RolloutArgs {
     pub ply: u8,
     /// With --ply 1 or 2: which moves of the 0-ply pass the search values,
     /// at most KEEP within WINDOW of the best (gnubg's move filter;
-    /// default 3:0.06 at 1-ply, 8:0.16 at 2-ply, where a 1-ply pass then
-    /// keeps 3 within 0.06 for the 2-ply search).
+    /// default 3:0.06 at 1-ply, 8:0.16 at 2-ply).
     #[arg(long, value_name = "KEEP:WINDOW")]
     pub filter: Option<crate::search::MoveFilter>,
     /// Stop each trial after this many half-moves and use the evaluator.
@@ -188,18 +187,11 @@ fn position(setup: &Setup, rolled: &PositionRollout, args: &RolloutArgs) -> anyh
     Ok(())
 }
 
-/// The trials' checker play: its ply, and a search's move filters.
+/// The trials' checker play: its ply, and a search's move filter.
 fn play(settings: &crate::rollout::RolloutSettings) -> String {
-    let middle = settings
-        .middle_filter()
-        .map(|m| format!(", then {m} at 1-ply"))
-        .unwrap_or_default();
     match settings.ply {
         0 => "0-ply play".to_string(),
-        ply => format!(
-            "{ply}-ply play (move filter {}{middle})",
-            settings.move_filter()
-        ),
+        ply => format!("{ply}-ply play (move filter {})", settings.move_filter()),
     }
 }
 

@@ -51,16 +51,6 @@ pub fn rollout_filter(ply: u8) -> MoveFilter {
     }
 }
 
-/// A searching rollout's 1-ply pass at 2-ply and deeper: of the first
-/// filter's moves, the ones its deeper search values (see
-/// [`SearchSettings::middle`]); the analysis skips 1-ply, as gnubg does.
-pub fn rollout_middle_filter(ply: u8) -> Option<MoveFilter> {
-    (ply >= 2).then_some(MoveFilter {
-        keep: 3,
-        window: 0.06,
-    })
-}
-
 /// How to roll out.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RolloutSettings {
@@ -80,11 +70,6 @@ impl RolloutSettings {
     /// The first move filter the trials' searching play goes through.
     pub fn move_filter(&self) -> MoveFilter {
         self.filter.unwrap_or_else(|| rollout_filter(self.ply))
-    }
-
-    /// The 1-ply pass's filter after it, at 2-ply and deeper.
-    pub fn middle_filter(&self) -> Option<MoveFilter> {
-        rollout_middle_filter(self.ply)
     }
 }
 

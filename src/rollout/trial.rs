@@ -69,7 +69,6 @@ impl<'a> Trial<'a> {
             settings: *settings,
             search: SearchSettings {
                 first: settings.move_filter(),
-                middle: settings.middle_filter(),
                 ..SearchSettings::world_class(settings.ply)
             },
             states: states.to_vec(),
