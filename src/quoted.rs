@@ -39,12 +39,6 @@ impl fmt::Display for Quoted<'_> {
     }
 }
 
-impl fmt::Debug for Quoted<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -442,13 +442,12 @@ fn a_rolls_luck_averages_to_zero_over_the_dice() {
         ("sNvBAQDg2+ABEA", CubeState::money()),
     ] {
         let pos = position(id);
-        let mean: f32 = Dice::all_rolls()
-            .map(|(d, w)| s.roll_luck(&pos, d, &state, false) * w as f32 / 36.0)
-            .sum();
+        let lucks: Vec<(f32, u32)> = Dice::all_rolls()
+            .map(|(d, w)| (s.roll_luck(&pos, d, &state, false), w as u32))
+            .collect();
+        let mean: f32 = lucks.iter().map(|&(l, w)| l * w as f32 / 36.0).sum();
         assert!(mean.abs() < 1e-5, "{id}: {mean}");
-        let spread = Dice::all_rolls()
-            .map(|(d, _)| s.roll_luck(&pos, d, &state, false).abs())
-            .fold(0f32, f32::max);
+        let spread = lucks.iter().map(|&(l, _)| l.abs()).fold(0f32, f32::max);
         assert!(spread > 0.01, "{id}: every roll alike");
     }
     // The opening roll is weighed against the other non-doubles only.
