@@ -205,7 +205,6 @@ fn duel_reports_points_per_game_as_json() {
         (false, "--cube-screen-a", "--games=2", "--cube"),
         (false, "--middle-b", "3:0.06", "--cube"),
         (true, "--middle-a", "3", "--middle-a"),
-        (false, "--luck", "--games=2", "--cube"),
     ] {
         let mut args = vec!["duel", "--a", "net@1", "--b", "net@1", flag, value];
         if cube {
@@ -238,6 +237,32 @@ fn a_duel_with_the_cube_plays_two_networks() {
         (adjusted["games"].as_u64(), adjusted["ppg"].as_f64()),
         (Some(4), Some(0.0)),
         "{v}"
+    );
+    // Cubeless too, judged by the shipped network where B is PubEval;
+    // only backgammon's duels count the luck.
+    let v = run_json(&[
+        "duel", "--a", "net", "--b", "pubeval", "--games", "4", "--seed", "3", "--luck", "--json",
+    ]);
+    let (played, adjusted) = (
+        v["ppg"].as_f64().unwrap(),
+        v["luck_adjusted"]["ppg"].as_f64(),
+    );
+    assert!(
+        adjusted.is_some_and(|x| x.is_finite() && x != played),
+        "{v}"
+    );
+    assert_one_line_error(
+        &run(&[
+            "--game",
+            "icelandic-kotra",
+            "duel",
+            "--a",
+            "net",
+            "--b",
+            "net",
+            "--luck",
+        ]),
+        "backgammon",
     );
     // A 1-ply player whose cube turns are screened plays these games as
     // the unscreened one does: the screen skips only hopeless doubles.

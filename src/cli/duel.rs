@@ -1,10 +1,11 @@
 //! `kotra-ai duel`: mirrored money games between two players.
 
+use crate::eval::Evaluator;
 use crate::eval::shipped_model;
 use crate::notation::mat::{Action, GameRecord, MatchRecord};
 use crate::players::cubeful::{CubefulPlayer, cubeful_duel};
-use crate::players::duel::{GameLog, duel_logged};
-use crate::players::{duel_reporting, parse_cubeful_player, parse_player};
+use crate::players::duel::{GameLog, JudgedDuelResult, duel_judged, duel_logged};
+use crate::players::{parse_cubeful_player, parse_player};
 use crate::search::{MoveFilter, Searcher};
 use anyhow::Context;
 
@@ -68,12 +69,13 @@ pub struct DuelArgs {
     /// With --cube: player B screens its cube turns.
     #[arg(long, requires = "cube")]
     pub cube_screen_b: bool,
-    /// With --cube: also report the points with each roll's luck removed
+    /// Backgammon: also report the points with each roll's luck removed
     /// (the value after the roll's best move less the average roll's,
-    /// times the cube, as player B's network judges it at 1-ply): the
-    /// same expectation with a smaller standard error, as gnubg's rollouts
-    /// reduce theirs.
-    #[arg(long, requires = "cube")]
+    /// times the cube, as player B's network judges it at 1-ply; the
+    /// shipped network where B is not a network, and cubeless values in
+    /// a cubeless duel): the same expectation with a smaller standard
+    /// error, as gnubg's rollouts reduce theirs.
+    #[arg(long)]
     pub luck: bool,
 }
 
@@ -90,6 +92,9 @@ impl DuelArgs {
         }
         if self.cube && !backgammon {
             anyhow::bail!("--cube is for backgammon duels");
+        }
+        if self.luck && !backgammon {
+            anyhow::bail!("--luck is for backgammon duels");
         }
         if self.cube && self.save_games.is_some() {
             anyhow::bail!("--save-games saves cubeless duels only");
@@ -110,15 +115,40 @@ pub fn run(args: DuelArgs) -> anyhow::Result<()> {
         seed,
         json,
         save_games,
+        luck,
         ..
     } = args;
     let pa = parse_player(&a, shipped_model)?;
     let pb = parse_player(&b, shipped_model)?;
+    // B's network judges the luck, or the shipped one where B has none.
+    let (judge_eval, judge_name) = match luck.then(|| parse_cubeful_player(&b, shipped_model)) {
+        None => (None, ""),
+        Some(Ok((eval, _))) => (Some(eval), b.as_str()),
+        Some(Err(_)) => (Some(Evaluator::new(shipped_model()?)), "net"),
+    };
+    let judge = judge_eval
+        .as_ref()
+        .map(|eval| Searcher::new(eval).with_cubeless(true));
     let bar = games_bar(!json, games);
+    let progress = |n| bar.inc(n);
     let r = match save_games.as_deref() {
-        None => duel_reporting(pa.as_ref(), pb.as_ref(), games, seed, &|n| bar.inc(n)),
+        None => duel_judged(
+            pa.as_ref(),
+            pb.as_ref(),
+            games,
+            seed,
+            judge.as_ref(),
+            &progress,
+        ),
         Some(dir) => {
-            let (r, pairs) = duel_logged(pa.as_ref(), pb.as_ref(), games, seed, &|n| bar.inc(n));
+            let (r, pairs) = duel_logged(
+                pa.as_ref(),
+                pb.as_ref(),
+                games,
+                seed,
+                judge.as_ref(),
+                &progress,
+            );
             let record = session([&a, &b], &pairs);
             let sgf = crate::notation::sgf::write(&record, &Default::default())?;
             for (name, text) in [
@@ -133,15 +163,15 @@ pub fn run(args: DuelArgs) -> anyhow::Result<()> {
         }
     };
     bar.finish_and_clear();
-    if json {
-        println!("{}", serde_json::to_string(&r)?);
-    } else {
-        println!(
-            "{a} vs {b}: {:+.3} ± {:.3} points per game for {a} over {} games (mirrored dice, cubeless, seed {seed})",
-            r.ppg, r.se, r.games
-        );
-    }
-    Ok(())
+    let what = Reported {
+        a: &a,
+        b: &b,
+        judge: judge_name,
+        stakes: "cubeless",
+        seed,
+        json,
+    };
+    what.print(&r)
 }
 
 /// `duel --cube`: two networks, money games with the cube.
@@ -183,22 +213,48 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
         bar.inc(n)
     });
     bar.finish_and_clear();
-    if args.json {
-        println!("{}", serde_json::to_string(&r)?);
-        return Ok(());
-    }
-    if let Some(adjusted) = r.luck_adjusted {
+    let what = Reported {
+        a: &args.a,
+        b: &args.b,
+        judge: &args.b,
+        stakes: "money with the cube",
+        seed: args.seed,
+        json: args.json,
+    };
+    what.print(&r)
+}
+
+/// How a duel's result is printed: who played, whose network judged the
+/// luck, at what stakes.
+struct Reported<'a> {
+    a: &'a str,
+    b: &'a str,
+    judge: &'a str,
+    stakes: &'a str,
+    seed: u64,
+    json: bool,
+}
+
+impl Reported<'_> {
+    fn print(&self, r: &JudgedDuelResult) -> anyhow::Result<()> {
+        let Reported { a, b, .. } = self;
+        if self.json {
+            println!("{}", serde_json::to_string(r)?);
+            return Ok(());
+        }
+        if let Some(adjusted) = r.luck_adjusted {
+            println!(
+                "{a} vs {b}: {:+.4} ± {:.4} points per game for {a} with the luck removed (as {}'s network judges it at 1-ply)",
+                adjusted.ppg, adjusted.se, self.judge
+            );
+        }
+        let played = r.played;
         println!(
-            "{} vs {}: {:+.4} ± {:.4} points per game for {} with the luck removed (as {}'s network judges it at 1-ply)",
-            args.a, args.b, adjusted.ppg, adjusted.se, args.a, args.b
+            "{a} vs {b}: {:+.3} ± {:.3} points per game for {a} over {} games (mirrored dice, {}, seed {})",
+            played.ppg, played.se, played.games, self.stakes, self.seed
         );
+        Ok(())
     }
-    let played = r.played;
-    println!(
-        "{} vs {}: {:+.3} ± {:.3} points per game for {} over {} games (mirrored dice, money with the cube, seed {})",
-        args.a, args.b, played.ppg, played.se, args.a, played.games, args.seed
-    );
-    Ok(())
 }
 
 /// The games' progress bar on stderr (hidden for `--json`): a duel of

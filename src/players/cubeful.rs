@@ -15,7 +15,7 @@
 //! the adjusted points estimate the same expectation; the better the judge
 //! values positions, the less of the spread is left.
 
-use super::duel::{DuelResult, mirrored_pair_values, roll_for_turn};
+use super::duel::{JudgedDuelResult, judged_pairs, roll_for_turn};
 use crate::backgammon::cube::CubeRules;
 use crate::backgammon::{GameState, Phase};
 use crate::cube::{CubeState, TakeAnswer};
@@ -105,17 +105,6 @@ impl<'a> CubefulPlayer<'a> {
     }
 }
 
-/// A cubeful duel's points per game for A: as played, and with every
-/// roll's luck removed where a judge was given.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
-pub struct CubefulDuelResult {
-    #[serde(flatten)]
-    pub played: DuelResult,
-    /// The same games, each roll's luck (as the judge values it) taken
-    /// off the points.
-    pub luck_adjusted: Option<DuelResult>,
-}
-
 /// `games` money games with the cube (rounded up to even) of `a` against
 /// `b`, each dice sequence played twice with the seats swapped; points per
 /// game for `a`, cube included, and without the luck of the rolls as
@@ -127,25 +116,20 @@ pub fn cubeful_duel(
     seed: u64,
     luck_judge: Option<&Searcher>,
     progress: &(dyn Fn(u64) + Sync),
-) -> CubefulDuelResult {
-    if games == 0 {
-        return CubefulDuelResult {
-            played: DuelResult::not_played(),
-            luck_adjusted: luck_judge.map(|_| DuelResult::not_played()),
-        };
-    }
-    let pairs = mirrored_pair_values(games, seed, progress, |_, dice_seed, _| {
-        let (first, first_luck) = play_judged_game(a, b, dice_seed, luck_judge);
-        let (second, second_luck) = play_judged_game(b, a, dice_seed, luck_judge);
-        let played = (first - second) as f64 / 2.0;
-        (played, played - (first_luck - second_luck) / 2.0)
-    });
-    let played: Vec<f64> = pairs.iter().map(|p| p.0).collect();
-    let adjusted: Vec<f64> = pairs.iter().map(|p| p.1).collect();
-    CubefulDuelResult {
-        played: DuelResult::from_pairs(&played),
-        luck_adjusted: luck_judge.map(|_| DuelResult::from_pairs(&adjusted)),
-    }
+) -> JudgedDuelResult {
+    judged_pairs(
+        games,
+        seed,
+        luck_judge.is_some(),
+        progress,
+        |_, dice_seed, _| {
+            let game = |first, second| {
+                let (points, luck) = play_judged_game(first, second, dice_seed, luck_judge);
+                (points as f64, luck)
+            };
+            [game(a, b), game(b, a)]
+        },
+    )
 }
 
 /// One money game with the cube from the starting position; the points

@@ -7,6 +7,8 @@
 use super::Player;
 use crate::backgammon::cube::CubeRules;
 use crate::backgammon::{Dice, GameState, Phase, Play, Position};
+use crate::cube::CubeState;
+use crate::search::Searcher;
 use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -18,6 +20,45 @@ pub struct DuelResult {
     pub games: u64,
     pub ppg: f64,
     pub se: f64,
+}
+
+/// A duel's points per game for A: as played, and with every roll's luck
+/// removed where a judge was given.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct JudgedDuelResult {
+    #[serde(flatten)]
+    pub played: DuelResult,
+    /// The same games, each roll's luck (as the judge values it) taken
+    /// off the points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub luck_adjusted: Option<DuelResult>,
+}
+
+/// The mirrored-pair driver of duels that may count the luck:
+/// `play(pair index, dice_seed, [choice seed of each game])` plays A
+/// first, then B first on the same dice, and gives each game's (first mover's points,
+/// first mover's luck); `judged` says whether the luck was counted.
+pub fn judged_pairs(
+    games: u64,
+    seed: u64,
+    judged: bool,
+    progress: &(dyn Fn(u64) + Sync),
+    play: impl Fn(u64, u64, [u64; 2]) -> [(f64, f64); 2] + Sync,
+) -> JudgedDuelResult {
+    let result = |pairs: &[f64]| match pairs {
+        [] => DuelResult::not_played(),
+        _ => DuelResult::from_pairs(pairs),
+    };
+    let pairs = mirrored_pair_values(games, seed, progress, |pair, dice_seed, choice_seeds| {
+        let [(first, first_luck), (second, second_luck)] = play(pair, dice_seed, choice_seeds);
+        let played = (first - second) / 2.0;
+        (played, played - (first_luck - second_luck) / 2.0)
+    });
+    let (played, adjusted): (Vec<f64>, Vec<f64>) = pairs.into_iter().unzip();
+    JudgedDuelResult {
+        played: result(&played),
+        luck_adjusted: judged.then(|| result(&adjusted)),
+    }
 }
 
 /// Plays `games` games (rounded up to an even number) of `a` against `b`;
@@ -42,6 +83,33 @@ pub fn duel_reporting(
         progress,
         |first, second, dice_seed, choice_seed| {
             f64::from(play_game(first, second, dice_seed, choice_seed))
+        },
+    )
+}
+
+/// [`duel_reporting`], and the points with each roll's luck removed as
+/// `luck_judge` (a cubeless searcher) values it, when given: the same
+/// games, whose luck no longer spreads the points.
+pub fn duel_judged(
+    a: &dyn Player,
+    b: &dyn Player,
+    games: u64,
+    seed: u64,
+    luck_judge: Option<&Searcher>,
+    progress: &(dyn Fn(u64) + Sync),
+) -> JudgedDuelResult {
+    judged_pairs(
+        games,
+        seed,
+        luck_judge.is_some(),
+        progress,
+        |_, dice_seed, [c0, c1]| {
+            let game = |first, second, choice_seed| {
+                let (points, luck) =
+                    play_judged_game(first, second, dice_seed, choice_seed, None, luck_judge);
+                (f64::from(points), luck)
+            };
+            [game(a, b, c0), game(b, a, c1)]
         },
     )
 }
@@ -141,25 +209,29 @@ pub fn mean_and_se(values: &[f64]) -> (f64, f64) {
 /// the opening move), negative when it loses. The rules' referee
 /// ([`GameState`]) keeps the game: cubeless, so nobody doubles.
 pub fn play_game(first: &dyn Player, second: &dyn Player, dice_seed: u64, choice_seed: u64) -> i32 {
-    play_game_logged(first, second, dice_seed, choice_seed, None)
+    play_judged_game(first, second, dice_seed, choice_seed, None, None).0
 }
 
 /// A game's turns as played: the seat (0 = the first mover), the dice, the
 /// position before (mover's view) and the play.
 pub type GameLog = Vec<(u8, Dice, Position, Play)>;
 
-/// [`play_game`], writing each turn into `log` when given.
-pub fn play_game_logged(
+/// [`play_game`], writing each turn into `log` when given, with the luck
+/// of the rolls for `first` (each roll's from its roller's view, in
+/// cubeless points) as `luck_judge` values it (0 without one).
+pub fn play_judged_game(
     first: &dyn Player,
     second: &dyn Player,
     dice_seed: u64,
     choice_seed: u64,
     mut log: Option<&mut GameLog>,
-) -> i32 {
+    luck_judge: Option<&Searcher>,
+) -> (i32, f64) {
     let mut dice_rng = SmallRng::seed_from_u64(dice_seed);
     let mut choice_rng = SmallRng::seed_from_u64(choice_seed);
     let players = [first, second];
     let mut game = GameState::new(CubeRules::default(), true, false);
+    let mut luck = 0.0;
     // The opening roll is never a double: `first` (player 0) throws the
     // higher die and moves first with both.
     let opening = roll_for_turn(&mut dice_rng, 0);
@@ -175,6 +247,11 @@ pub fn play_game_logged(
             opening
         };
         let seat = game.on_roll;
+        if let Some(judge) = luck_judge {
+            // The opening roll is judged against the other non-doubles.
+            let roll_luck = judge.roll_luck(&game.position, dice, &CubeState::money(), turn == 0);
+            luck += f64::from(if seat == 0 { roll_luck } else { -roll_luck });
+        }
         let player = players[seat as usize];
         let played = game.play_chosen(|pos, list| {
             let i = player.choose(pos, list, &mut choice_rng);
@@ -187,31 +264,42 @@ pub fn play_game_logged(
         debug_assert!(played.is_ok());
         if let Phase::Over(outcome) = game.phase() {
             let points = outcome.points as i32;
-            return if outcome.winner == 0 { points } else { -points };
+            return (if outcome.winner == 0 { points } else { -points }, luck);
         }
     }
-    0
+    (0, luck)
 }
 
-/// [`duel_reporting`] that also returns every game as played, pair by
-/// pair in order (A first, then B first on the same dice), for saving.
+/// [`duel_judged`] that also returns every game as played, pair by pair
+/// in order (A first, then B first on the same dice), for saving.
 pub fn duel_logged(
     a: &dyn Player,
     b: &dyn Player,
     games: u64,
     seed: u64,
+    luck_judge: Option<&Searcher>,
     progress: &(dyn Fn(u64) + Sync),
-) -> (DuelResult, Vec<[(GameLog, i32); 2]>) {
+) -> (JudgedDuelResult, Vec<[(GameLog, i32); 2]>) {
     let logs = std::sync::Mutex::new(std::collections::BTreeMap::new());
-    let result = mirrored_pairs(games, seed, progress, |pair, dice_seed, choice_seeds| {
-        let (mut log_a, mut log_b) = (GameLog::new(), GameLog::new());
-        let first = play_game_logged(a, b, dice_seed, choice_seeds[0], Some(&mut log_a));
-        let second = play_game_logged(b, a, dice_seed, choice_seeds[1], Some(&mut log_b));
-        logs.lock()
-            .expect("no thread panics holding it")
-            .insert(pair, [(log_a, first), (log_b, second)]);
-        f64::from(first - second)
-    });
+    let judged = luck_judge.is_some();
+    let result = judged_pairs(
+        games,
+        seed,
+        judged,
+        progress,
+        |pair, dice_seed, [c0, c1]| {
+            let (mut log_a, mut log_b) = (GameLog::new(), GameLog::new());
+            let first = play_judged_game(a, b, dice_seed, c0, Some(&mut log_a), luck_judge);
+            let second = play_judged_game(b, a, dice_seed, c1, Some(&mut log_b), luck_judge);
+            logs.lock()
+                .expect("no thread panics holding it")
+                .insert(pair, [(log_a, first.0), (log_b, second.0)]);
+            [
+                (f64::from(first.0), first.1),
+                (f64::from(second.0), second.1),
+            ]
+        },
+    );
     let logs = logs.into_inner().expect("no thread panics holding it");
     (result, logs.into_values().collect())
 }
@@ -254,6 +342,37 @@ mod tests {
             duel(&RandomPlayer, &PubEvalPlayer, 40, 9),
             duel(&RandomPlayer, &PubEvalPlayer, 40, 9)
         );
+    }
+
+    #[test]
+    fn the_cubeless_luck_removed_leaves_a_tie_a_tie_and_narrows_a_win() {
+        use crate::eval::{Evaluator, shipped_model};
+        use crate::players::NetPlayer;
+        let eval = std::sync::Arc::new(Evaluator::new(shipped_model().unwrap()));
+        let judge = Searcher::new(&eval).with_cubeless(true);
+        let net = NetPlayer {
+            eval: eval.clone(),
+            ply: 0,
+        };
+        let same = duel_judged(&net, &net, 8, 3, Some(&judge), &|_| {});
+        let adjusted = same.luck_adjusted.unwrap();
+        assert_eq!((same.played.ppg, adjusted.ppg), (0.0, 0.0), "{same:?}");
+        // The games a plain duel plays, their points far less spread
+        // once each roll's luck is off them; the saved games' duel counts
+        // the same.
+        let plain = duel(&net, &PubEvalPlayer, 60, 5);
+        let r = duel_judged(&net, &PubEvalPlayer, 60, 5, Some(&judge), &|_| {});
+        assert_eq!(r.played, plain);
+        assert_eq!(
+            duel_judged(&net, &PubEvalPlayer, 60, 5, None, &|_| {}).luck_adjusted,
+            None
+        );
+        let (logged, games) = duel_logged(&net, &PubEvalPlayer, 60, 5, Some(&judge), &|_| {});
+        assert_eq!((logged, games.len()), (r, 30));
+        let adjusted = r.luck_adjusted.unwrap();
+        assert_eq!(adjusted.games, 60);
+        assert!(adjusted.se < 0.5 * r.played.se, "{r:?}");
+        assert!(adjusted.ppg > 2.0 * adjusted.se, "{r:?}");
     }
 
     #[test]
