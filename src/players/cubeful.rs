@@ -244,14 +244,14 @@ mod tests {
         assert_eq!((same.played.ppg, adjusted.ppg), (0.0, 0.0), "{same:?}");
         // The same games as without a judge, and their points far less
         // spread once each roll's luck is off them.
-        let old = Evaluator::new(Model::load(std::path::Path::new("models/kotra-v4.net")).unwrap());
+        let old = Evaluator::new(Model::load(std::path::Path::new("models/kotra-v1.net")).unwrap());
         let them = CubefulPlayer::new(&old, 0);
-        let plain = cubeful_duel(&me, &them, 40, 5, None, &|_| {});
-        let r = cubeful_duel(&me, &them, 40, 5, Some(&judge), &|_| {});
+        let plain = cubeful_duel(&me, &them, 80, 5, None, &|_| {});
+        let r = cubeful_duel(&me, &them, 80, 5, Some(&judge), &|_| {});
         assert_eq!(r.played, plain.played);
         assert_eq!(plain.luck_adjusted, None);
         let adjusted = r.luck_adjusted.unwrap();
-        assert_eq!(adjusted.games, 40);
+        assert_eq!(adjusted.games, 80);
         assert!(adjusted.se < 0.5 * r.played.se, "{r:?}");
         assert!(adjusted.ppg > 2.0 * adjusted.se, "{r:?}");
     }

@@ -36,8 +36,8 @@ pub struct JudgedDuelResult {
 
 /// The mirrored-pair driver of duels that may count the luck:
 /// `play(pair index, dice_seed, [choice seed of each game])` plays A
-/// first, then B first on the same dice, and gives each game's (first mover's points,
-/// first mover's luck); `judged` says whether the luck was counted.
+/// first, then B first on the same dice, and gives each game's first
+/// mover's points and luck; `judged` says whether the luck was counted.
 pub fn judged_pairs(
     games: u64,
     seed: u64,
