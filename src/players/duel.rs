@@ -45,10 +45,6 @@ pub fn judged_pairs(
     progress: &(dyn Fn(u64) + Sync),
     play: impl Fn(u64, u64, [u64; 2]) -> [(f64, f64); 2] + Sync,
 ) -> JudgedDuelResult {
-    let result = |pairs: &[f64]| match pairs {
-        [] => DuelResult::not_played(),
-        _ => DuelResult::from_pairs(pairs),
-    };
     let pairs = mirrored_pair_values(games, seed, progress, |pair, dice_seed, choice_seeds| {
         let [(first, first_luck), (second, second_luck)] = play(pair, dice_seed, choice_seeds);
         let played = (first - second) / 2.0;
@@ -56,8 +52,8 @@ pub fn judged_pairs(
     });
     let (played, adjusted): (Vec<f64>, Vec<f64>) = pairs.into_iter().unzip();
     JudgedDuelResult {
-        played: result(&played),
-        luck_adjusted: judged.then(|| result(&adjusted)),
+        played: DuelResult::from_pairs(&played),
+        luck_adjusted: judged.then(|| DuelResult::from_pairs(&adjusted)),
     }
 }
 
@@ -186,7 +182,8 @@ impl DuelResult {
         }
     }
 
-    /// The result of mirrored pairs, each pair's mean points for A.
+    /// The result of mirrored pairs, each pair's mean points for A (none:
+    /// no games, NaN figures, as [`Self::not_played`]).
     pub fn from_pairs(per_pair: &[f64]) -> DuelResult {
         let (ppg, se) = mean_and_se(per_pair);
         DuelResult {
