@@ -285,6 +285,55 @@ fn kept_nodes_answer_as_a_fresh_walk_does() {
     }
 }
 
+/// A searching rollout meets a node three times: the move before walks it
+/// at 1-ply below each candidate, the cube decision before the roll walks
+/// it again, and the roll's luck weighs each roll's reply. What the
+/// searcher kept from the first walk must give exactly what a fresh
+/// searcher gives the second and third time.
+#[test]
+fn kept_replies_answer_as_a_fresh_walk_does() {
+    let eval = eval();
+    let owned = CubeState {
+        value: 2,
+        owner: Owner::Roller,
+        ..CubeState::money()
+    };
+    for id in CONTACT {
+        let pos = position(id);
+        let mut list = MoveList::new();
+        legal_moves(&pos, Dice::new(6, 3).unwrap(), &mut list);
+        let searcher = Searcher::new(&eval);
+        let ranked =
+            searcher.rank_moves(&list, &CubeState::money(), &SearchSettings::world_class(1));
+        let walked: Vec<_> = ranked.iter().filter(|r| r.ply == 1).collect();
+        assert!(walked.len() >= 2, "{id}");
+        for r in walked {
+            let next = r.position.swap();
+            let fresh = Searcher::new(&eval);
+            assert_eq!(
+                searcher.reply_probs(&next),
+                fresh.reply_probs(&next),
+                "{id}"
+            );
+            for state in [CubeState::money(), owned] {
+                assert_eq!(
+                    searcher.cube_decision(&next, &state, 1),
+                    fresh.cube_decision(&next, &state, 1),
+                    "{id}: the cube after {:?}",
+                    r.index
+                );
+                for (dice, _) in Dice::all_rolls() {
+                    assert_eq!(
+                        searcher.roll_luck(&next, dice, &state, false),
+                        fresh.roll_luck(&next, dice, &state, false),
+                        "{id}: {dice:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// The choice alone (`best_move`, what players and rollouts ask) is the
 /// full ranking's first move, whether it stopped early or not; with the
 /// rollouts' narrow filter at 1-ply it does stop early on some rolls,

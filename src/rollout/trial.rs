@@ -200,8 +200,16 @@ impl<'a> Trial<'a> {
         if vr {
             let mut mean = Probs::default();
             let mut actual = Probs::default();
-            for (roll, weight) in Dice::all_rolls() {
-                let p = self.luck_value(pos, roll, list);
+            // A searching rollout takes the values from its search
+            // ([`Searcher::reply_probs`], which pre-selects as many): the
+            // search of the move before walked these replies, so they are
+            // kept.
+            let searched = (self.settings.ply > 0).then(|| self.searcher.reply_probs(pos));
+            for (i, (roll, weight)) in Dice::all_rolls().enumerate() {
+                let p = match &searched {
+                    Some(probs) => probs[i],
+                    None => self.luck_value(pos, roll, list),
+                };
                 if roll == dice {
                     actual = p;
                 }
@@ -237,14 +245,7 @@ impl<'a> Trial<'a> {
     /// pre-selects. Any function of the roll keeps the estimate unbiased
     /// (its average over the 21 rolls is subtracted); this one costs a
     /// few network evaluations a roll instead of every candidate's.
-    ///
-    /// A searching rollout takes the same values from its search
-    /// ([`Searcher::reply_probs`], which pre-selects as many): the search
-    /// of the move before walked these replies, so they are in its cache.
     fn luck_value(&self, pos: &Position, dice: Dice, list: &mut MoveList) -> Probs {
-        if self.settings.ply > 0 {
-            return self.searcher.reply_probs(pos, dice);
-        }
         legal_moves(pos, dice, list);
         let moves = list.as_slice();
         let mut preselection = Preselection::new();

@@ -16,6 +16,7 @@
 use super::cache::EvalCache;
 use super::filter::MoveFilter;
 use super::nodes::{LeafStore, MIN_KEPT_PLY, NodeStore};
+use super::table::PositionTable;
 use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, with_legal_moves};
 use crate::cube::{
     CubeDecision, CubeState, LeafCube, cube_states, decide, roller_cube_choice,
@@ -92,6 +93,16 @@ impl Default for Preselection {
 struct Reply {
     after: Position,
     roller: Option<Probs>,
+}
+
+/// A node's replies to each of the 21 rolls, in [`Dice::all_rolls`]'
+/// order.
+type NodeReplies = [Reply; 21];
+
+/// Where `dice` comes in [`Dice::all_rolls`]' order.
+fn roll_index(dice: Dice) -> usize {
+    let (high, low) = (usize::from(dice.high()), usize::from(dice.low()));
+    high * (high - 1) / 2 + low - 1
 }
 
 /// The most cube states one node carries (two per state of its parent).
@@ -182,6 +193,14 @@ pub struct Searcher<'a> {
     nodes: NodeStore,
     /// Values of 1-ply nodes walked so far, as many as its slots keep.
     leaves: LeafStore,
+    /// The replies of nodes walked so far, as many as its slots keep. A
+    /// searching rollout asks for a node's replies three times: the
+    /// previous move's search walks it below the move played, then the
+    /// cube decision before the roll walks it with other cube states,
+    /// then the roll's luck weighs each roll's reply. Each time the
+    /// evaluations are cache hits, but the moves, their pre-selection and
+    /// the lookups are most of a 1-ply node's cost.
+    replies: PositionTable<NodeReplies>,
     /// Inside the tree, how many replies PubEval pre-selects for the
     /// network to choose from (0 = the network sees every reply).
     prune: usize,
@@ -198,6 +217,7 @@ impl<'a> Searcher<'a> {
             cache: EvalCache::new(16),
             nodes: NodeStore::default(),
             leaves: LeafStore::new(14),
+            replies: PositionTable::new(11),
             prune: DEFAULT_PRUNE,
             cubeless: false,
         }
@@ -224,6 +244,7 @@ impl<'a> Searcher<'a> {
         if keep != self.prune {
             self.nodes.clear();
             self.leaves.clear();
+            self.replies.clear();
         }
         self.prune = keep;
     }
@@ -345,7 +366,16 @@ impl<'a> Searcher<'a> {
             // Collected first, then summed in roll order: the same sums on
             // any thread count.
             let rolls: Vec<_> = Dice::all_rolls().collect();
-            let bests: Vec<Reply> = rolls.par_iter().map(|&(d, _)| self.reply(pos, d)).collect();
+            let bests = match self.replies.get(pos) {
+                Some(bests) => bests,
+                None => {
+                    let found: Vec<Reply> =
+                        rolls.par_iter().map(|&(d, _)| self.reply(pos, d)).collect();
+                    let bests: NodeReplies = std::array::from_fn(|i| found[i]);
+                    self.replies.put(pos, bests);
+                    bests
+                }
+            };
             let first: Vec<usize> = (0..bests.len())
                 .map(|i| {
                     (0..i)
@@ -363,15 +393,15 @@ impl<'a> Searcher<'a> {
         } else {
             // Inside the tree: no allocation.
             let mut walked = [None::<(Position, (Probs, [f32; MAX_STATES]))>; 21];
-            for (i, (dice, weight)) in Dice::all_rolls().enumerate() {
-                let best = self.reply(pos, dice);
+            let bests = self.node_replies(pos);
+            for (i, ((_, weight), best)) in Dice::all_rolls().zip(&bests).enumerate() {
                 let earlier = walked[..i]
                     .iter()
                     .flatten()
                     .find(|(after, _)| share && *after == best.after);
                 let result = match earlier {
                     Some(&(_, result)) => result,
-                    None => value(&best),
+                    None => value(best),
                 };
                 walked[i] = Some((best.after, result));
                 add(result, weight);
@@ -385,16 +415,18 @@ impl<'a> Searcher<'a> {
         total
     }
 
-    /// The roller's values after its best move with `dice`.
-    fn after_roll(
-        &self,
-        pos: &Position,
-        dice: Dice,
-        states: &[CubeState],
-        ply: u8,
-        out: &mut [f32; MAX_STATES],
-    ) -> Probs {
-        self.after_reply(&self.reply(pos, dice), states, ply, out)
+    /// The roller's replies to each roll ([`Self::reply`]), kept for the
+    /// next time the node is met.
+    fn node_replies(&self, pos: &Position) -> NodeReplies {
+        self.replies.get(pos).unwrap_or_else(|| {
+            let mut rolls = Dice::all_rolls();
+            let bests = std::array::from_fn(|_| {
+                let (dice, _) = rolls.next().expect("21 rolls");
+                self.reply(pos, dice)
+            });
+            self.replies.put(pos, bests);
+            bests
+        })
     }
 
     /// The roller's best move with `dice`, chosen at 0-ply among the
@@ -411,16 +443,15 @@ impl<'a> Searcher<'a> {
     }
 
     /// The probabilities of the roller of `pos` (its view) after it plays
-    /// `dice` as the tree replies: the 0-ply best of the moves PubEval
-    /// pre-selects, valued through the cache. A searching rollout's luck
-    /// adjustment weighs every roll of a position its 1-ply search has
-    /// just walked, so these are mostly the search's own cache hits.
-    pub fn reply_probs(&self, pos: &Position, dice: Dice) -> Probs {
-        let best = self.reply(pos, dice);
-        match best.roller {
+    /// each roll (in [`Dice::all_rolls`]' order) as the tree replies: the
+    /// 0-ply best of the moves PubEval pre-selects. A searching rollout's
+    /// luck adjustment weighs every roll of a position its search has
+    /// just walked, so these are mostly kept replies.
+    pub fn reply_probs(&self, pos: &Position) -> [Probs; 21] {
+        self.node_replies(pos).map(|best| match best.roller {
             Some(p) => p.flip(),
             None => Probs::won(GameResult::of_mover_win(&best.after).expect("game over")),
-        }
+        })
     }
 
     /// The roller's values after `best` and `ply − 1` plies more.
@@ -712,9 +743,10 @@ impl<'a> Searcher<'a> {
     /// comes first, since the roll is what is judged, not the doubling.
     pub fn roll_luck(&self, pos: &Position, dice: Dice, state: &CubeState, opening: bool) -> f32 {
         let states = std::slice::from_ref(state);
+        let bests = self.node_replies(pos);
         let value = |d: Dice| {
             let mut v = [0f32; MAX_STATES];
-            self.after_roll(pos, d, states, 1, &mut v);
+            self.after_reply(&bests[roll_index(d)], states, 1, &mut v);
             state.normalise(v[0])
         };
         let (mut sum, mut weight, mut rolled) = (0.0, 0.0, None);
@@ -742,7 +774,10 @@ impl<'a> Searcher<'a> {
         }
         let (states, n) = cube_states(state);
         let mut v = [0f32; 3];
-        let probs = self.roll_average(pos, &states[..n], ply, &mut v[..n], true);
+        // A 1-ply node's rolls are a few evaluations each, mostly cache
+        // hits (a rollout's cube decisions): too little to hand to other
+        // threads.
+        let probs = self.roll_average(pos, &states[..n], ply, &mut v[..n], ply >= 2);
         CubeAnalysis {
             decision: decide(state, &v[..n]),
             probs,
@@ -784,4 +819,17 @@ fn sort(moves: &mut [RankedMove]) {
             .then(b.probs.equity().total_cmp(&a.probs.equity()))
             .then(a.index.cmp(&b.index))
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A node's replies are kept in roll order; a roll finds its own.
+    #[test]
+    fn each_roll_has_its_own_index_in_roll_order() {
+        for (i, (dice, _)) in Dice::all_rolls().enumerate() {
+            assert_eq!(roll_index(dice), i, "{dice:?}");
+        }
+    }
 }

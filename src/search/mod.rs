@@ -12,6 +12,7 @@ mod cache;
 mod engine;
 mod filter;
 mod nodes;
+mod table;
 
 pub use cache::EvalCache;
 pub use engine::{

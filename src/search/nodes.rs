@@ -18,7 +18,7 @@
 //! go to a direct-mapped table instead ([`LeafStore`]), which costs one
 //! lookup where a map with a lock would cost more than the walk.
 
-use super::cache::position_hash;
+use super::table::PositionTable;
 use crate::backgammon::Position;
 use crate::cube::CubeState;
 use crate::eval::Probs;
@@ -99,37 +99,24 @@ const LEAF_STATES: usize = 4;
 
 #[derive(Clone, Copy)]
 struct LeafNode {
-    position: Position,
     n: u8,
     states: [CubeState; LEAF_STATES],
     probs: Probs,
     values: [f32; LEAF_STATES],
 }
 
-/// A slot, aligned so that a lookup touches as few lines as it can.
-#[repr(align(64))]
-struct LeafSlot(Mutex<Option<LeafNode>>);
-
-/// Kept 1-ply nodes: each position hashes to one slot, a newer node
-/// replaces an older one, and a busy slot is a miss (`try_lock`), so
-/// threads never wait and answers do not depend on what it holds.
+/// Kept 1-ply nodes, one a slot of a [`PositionTable`]: a newer node
+/// replaces an older one, and a busy slot is a miss.
 pub(super) struct LeafStore {
-    slots: Box<[LeafSlot]>,
-    mask: usize,
+    table: PositionTable<LeafNode>,
 }
 
 impl LeafStore {
     /// A store of `2^bits` slots.
     pub(super) fn new(bits: u32) -> LeafStore {
-        let n = 1usize << bits;
         LeafStore {
-            slots: (0..n).map(|_| LeafSlot(Mutex::new(None))).collect(),
-            mask: n - 1,
+            table: PositionTable::new(bits),
         }
-    }
-
-    fn slot(&self, pos: &Position) -> &Mutex<Option<LeafNode>> {
-        &self.slots[(position_hash(pos) as usize) & self.mask].0
     }
 
     /// The kept probabilities of the 1-ply node, its values copied into
@@ -143,40 +130,34 @@ impl LeafStore {
         if states.len() > LEAF_STATES {
             return None;
         }
-        let guard = self.slot(pos).try_lock().ok()?;
-        let node = guard.as_ref()?;
-        if node.position != *pos || node.states[..usize::from(node.n)] != *states {
-            return None;
-        }
-        out.copy_from_slice(&node.values[..states.len()]);
-        Some(node.probs)
+        self.table
+            .read(pos, |node| {
+                (node.states[..usize::from(node.n)] == *states).then(|| {
+                    out.copy_from_slice(&node.values[..states.len()]);
+                    node.probs
+                })
+            })
+            .flatten()
     }
 
     pub(super) fn put(&self, pos: &Position, states: &[CubeState], probs: Probs, values: &[f32]) {
         if states.len() > LEAF_STATES {
             return;
         }
-        if let Ok(mut guard) = self.slot(pos).try_lock() {
-            let mut node = LeafNode {
-                position: *pos,
-                n: states.len() as u8,
-                states: [CubeState::money(); LEAF_STATES],
-                probs,
-                values: [0.0; LEAF_STATES],
-            };
-            node.states[..states.len()].copy_from_slice(states);
-            node.values[..states.len()].copy_from_slice(values);
-            *guard = Some(node);
-        }
+        let mut node = LeafNode {
+            n: states.len() as u8,
+            states: [CubeState::money(); LEAF_STATES],
+            probs,
+            values: [0.0; LEAF_STATES],
+        };
+        node.states[..states.len()].copy_from_slice(states);
+        node.values[..states.len()].copy_from_slice(values);
+        self.table.put(pos, node);
     }
 
     /// Forgets every node (the searcher's settings changed).
     pub(super) fn clear(&self) {
-        for slot in self.slots.iter() {
-            if let Ok(mut node) = slot.0.lock() {
-                *node = None;
-            }
-        }
+        self.table.clear();
     }
 }
 
