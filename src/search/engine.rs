@@ -366,16 +366,7 @@ impl<'a> Searcher<'a> {
             // Collected first, then summed in roll order: the same sums on
             // any thread count.
             let rolls: Vec<_> = Dice::all_rolls().collect();
-            let bests = match self.replies.get(pos) {
-                Some(bests) => bests,
-                None => {
-                    let found: Vec<Reply> =
-                        rolls.par_iter().map(|&(d, _)| self.reply(pos, d)).collect();
-                    let bests: NodeReplies = std::array::from_fn(|i| found[i]);
-                    self.replies.put(pos, bests);
-                    bests
-                }
-            };
+            let bests = self.node_replies(pos, true);
             let first: Vec<usize> = (0..bests.len())
                 .map(|i| {
                     (0..i)
@@ -393,7 +384,7 @@ impl<'a> Searcher<'a> {
         } else {
             // Inside the tree: no allocation.
             let mut walked = [None::<(Position, (Probs, [f32; MAX_STATES]))>; 21];
-            let bests = self.node_replies(pos);
+            let bests = self.node_replies(pos, false);
             for (i, ((_, weight), best)) in Dice::all_rolls().zip(&bests).enumerate() {
                 let earlier = walked[..i]
                     .iter()
@@ -416,14 +407,21 @@ impl<'a> Searcher<'a> {
     }
 
     /// The roller's replies to each roll ([`Self::reply`]), kept for the
-    /// next time the node is met.
-    fn node_replies(&self, pos: &Position) -> NodeReplies {
+    /// next time the node is met; found on rayon's threads when
+    /// `parallel`, else without an allocation.
+    fn node_replies(&self, pos: &Position, parallel: bool) -> NodeReplies {
         self.replies.get(pos).unwrap_or_else(|| {
-            let mut rolls = Dice::all_rolls();
-            let bests = std::array::from_fn(|_| {
-                let (dice, _) = rolls.next().expect("21 rolls");
-                self.reply(pos, dice)
-            });
+            let bests: NodeReplies = if parallel {
+                let found: Vec<Reply> = Dice::all_rolls()
+                    .collect::<Vec<_>>()
+                    .par_iter()
+                    .map(|&(d, _)| self.reply(pos, d))
+                    .collect();
+                std::array::from_fn(|i| found[i])
+            } else {
+                let mut rolls = Dice::all_rolls();
+                std::array::from_fn(|_| self.reply(pos, rolls.next().expect("21 rolls").0))
+            };
             self.replies.put(pos, bests);
             bests
         })
@@ -448,7 +446,7 @@ impl<'a> Searcher<'a> {
     /// luck adjustment weighs every roll of a position its search has
     /// just walked, so these are mostly kept replies.
     pub fn reply_probs(&self, pos: &Position) -> [Probs; 21] {
-        self.node_replies(pos).map(|best| match best.roller {
+        self.node_replies(pos, false).map(|best| match best.roller {
             Some(p) => p.flip(),
             None => Probs::won(GameResult::of_mover_win(&best.after).expect("game over")),
         })
@@ -743,7 +741,7 @@ impl<'a> Searcher<'a> {
     /// comes first, since the roll is what is judged, not the doubling.
     pub fn roll_luck(&self, pos: &Position, dice: Dice, state: &CubeState, opening: bool) -> f32 {
         let states = std::slice::from_ref(state);
-        let bests = self.node_replies(pos);
+        let bests = self.node_replies(pos, false);
         let value = |d: Dice| {
             let mut v = [0f32; MAX_STATES];
             self.after_reply(&bests[roll_index(d)], states, 1, &mut v);
