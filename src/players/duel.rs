@@ -63,7 +63,8 @@ pub fn duel(a: &dyn Player, b: &dyn Player, games: u64, seed: u64) -> DuelResult
     duel_reporting(a, b, games, seed, &|_| {})
 }
 
-/// [`duel`], calling `progress` with 2 after each mirrored pair of games.
+/// [`duel`], calling `progress` with 2 after each mirrored pair of games:
+/// [`duel_judged`]'s games, without a judge.
 pub fn duel_reporting(
     a: &dyn Player,
     b: &dyn Player,
@@ -71,16 +72,7 @@ pub fn duel_reporting(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> DuelResult {
-    mirrored_games(
-        a,
-        b,
-        games,
-        seed,
-        progress,
-        |first, second, dice_seed, choice_seed| {
-            f64::from(play_game(first, second, dice_seed, choice_seed))
-        },
-    )
+    duel_judged(a, b, games, seed, None, progress).played
 }
 
 /// [`duel_reporting`], and the points with each roll's luck removed as
@@ -138,9 +130,6 @@ pub fn mirrored_pairs(
     progress: &(dyn Fn(u64) + Sync),
     pair: impl Fn(u64, u64, [u64; 2]) -> f64 + Sync,
 ) -> DuelResult {
-    if games == 0 {
-        return DuelResult::not_played();
-    }
     let per_pair: Vec<f64> = mirrored_pair_values(games, seed, progress, pair)
         .into_iter()
         .map(|both| both / 2.0)
