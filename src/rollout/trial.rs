@@ -200,10 +200,10 @@ impl<'a> Trial<'a> {
         if vr {
             let mut mean = Probs::default();
             let mut actual = Probs::default();
-            // A searching rollout takes the values from its search
-            // ([`Searcher::reply_probs`], which pre-selects as many): the
-            // search of the move before walked these replies, so they are
-            // kept.
+            // A searching rollout takes each roll's value from its search
+            // (`Searcher::reply_probs`, the tree's own replies from its
+            // PubEval pre-selection): the search of the move before
+            // walked them, so they are kept.
             let searched = (self.settings.ply > 0).then(|| self.searcher.reply_probs(pos));
             for (i, (roll, weight)) in Dice::all_rolls().enumerate() {
                 let p = match &searched {
