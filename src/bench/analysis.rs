@@ -10,7 +10,7 @@ use crate::backgammon::{MoveList, Position, legal_moves};
 use crate::cube::CubeState;
 use crate::eval::Evaluator;
 use crate::rollout::{RolloutSettings, rollout};
-use crate::search::{SearchSettings, Searcher};
+use crate::search::{Preselector, SearchSettings, Searcher};
 use std::time::Instant;
 
 /// Per-decision times in milliseconds, sorted.
@@ -42,12 +42,15 @@ pub fn analysis(
     eval: &Evaluator,
     decisions: &[(Position, crate::backgammon::Dice)],
     ply: u8,
+    prune: usize,
+    by: Preselector,
 ) -> (Timings, Timings) {
+    let fresh = || Searcher::new(eval).with_prune(prune).with_preselector(by);
     let mut moves = Vec::with_capacity(decisions.len());
     let mut cubes = Vec::with_capacity(decisions.len());
     let mut list = MoveList::new();
     for (pos, dice) in decisions {
-        let searcher = Searcher::new(eval);
+        let searcher = fresh();
         let start = Instant::now();
         legal_moves(pos, *dice, &mut list);
         let ranked = searcher.rank_moves(
@@ -57,7 +60,7 @@ pub fn analysis(
         );
         std::hint::black_box(ranked);
         moves.push(start.elapsed().as_secs_f64() * 1e3);
-        let searcher = Searcher::new(eval);
+        let searcher = fresh();
         let start = Instant::now();
         std::hint::black_box(searcher.cube_decision(pos, &CubeState::money(), ply));
         cubes.push(start.elapsed().as_secs_f64() * 1e3);
@@ -110,8 +113,17 @@ pub fn explanation_cost(
 /// The checker play searches as `kotra-ai rollout` plays it: cubeless
 /// values in a cubeless rollout (as gnubg's), cubeful ones in a cubeful
 /// one.
-pub fn rollout_speed(eval: &Evaluator, settings: &RolloutSettings, cubeful: bool) -> f64 {
-    let searcher = Searcher::new(eval).with_cubeless(!cubeful);
+pub fn rollout_speed(
+    eval: &Evaluator,
+    settings: &RolloutSettings,
+    cubeful: bool,
+    prune: usize,
+    by: Preselector,
+) -> f64 {
+    let searcher = Searcher::new(eval)
+        .with_cubeless(!cubeful)
+        .with_prune(prune)
+        .with_preselector(by);
     // The bear-off tables load (or are built) on first use: outside the
     // clock, as in a long-running engine.
     crate::eval::bearoff::BearoffDb::get();

@@ -60,7 +60,12 @@ pub fn movegen(positions: Option<&std::path::Path>, seconds: f64) -> anyhow::Res
 }
 
 /// Analysis latency over dev-set decisions.
-pub fn analyze(set: &std::path::Path, positions: usize, ply: u8) -> anyhow::Result<()> {
+pub fn analyze(
+    set: &std::path::Path,
+    positions: usize,
+    ply: u8,
+    pruning: super::PruningArgs,
+) -> anyhow::Result<()> {
     super::search_ply_arg(ply)?;
     let dev = crate::train::dev_set::DevSet::load(set)?;
     let step = (dev.decisions.len() / positions.max(1)).max(1);
@@ -72,7 +77,8 @@ pub fn analyze(set: &std::path::Path, positions: usize, ply: u8) -> anyhow::Resu
         .map(|d| (d.position, d.dice))
         .collect();
     let eval = crate::eval::Evaluator::new(crate::eval::shipped_model()?);
-    let (moves, cube) = crate::bench::analysis::analysis(&eval, &decisions, ply);
+    let (moves, cube) =
+        crate::bench::analysis::analysis(&eval, &decisions, ply, pruning.prune, pruning.preselect);
     println!(
         "{ply}-ply analysis of {} dev decisions, shipped network, {} threads (ms per decision)",
         decisions.len(),
@@ -115,6 +121,7 @@ pub fn rollout(
     ply: i64,
     filter: Option<crate::search::MoveFilter>,
     cubeful: bool,
+    pruning: super::PruningArgs,
 ) -> anyhow::Result<()> {
     let request = crate::analysis::RolloutRequest {
         trials: u64::from(trials),
@@ -136,7 +143,13 @@ pub fn rollout(
             variance_reduction: vr,
             ..settings
         };
-        let per_second = crate::bench::analysis::rollout_speed(&eval, &settings, cubeful);
+        let per_second = crate::bench::analysis::rollout_speed(
+            &eval,
+            &settings,
+            cubeful,
+            pruning.prune,
+            pruning.preselect,
+        );
         println!(
             "{:<28} {:>9.2} games/s {:>9.2} games/s/thread",
             if vr {

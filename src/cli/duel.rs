@@ -6,7 +6,7 @@ use crate::notation::mat::{Action, GameRecord, MatchRecord};
 use crate::players::cubeful::{CubefulPlayer, cubeful_duel};
 use crate::players::duel::{GameLog, JudgedDuelResult, duel_judged, duel_logged};
 use crate::players::{parse_cubeful_player, parse_player};
-use crate::search::{MoveFilter, Searcher};
+use crate::search::{MoveFilter, Preselector, Searcher};
 use anyhow::Context;
 
 /// `duel`'s arguments, shared by the three games' duels.
@@ -55,12 +55,19 @@ pub struct DuelArgs {
     #[arg(long, value_name = "KEEP:WINDOW", requires = "cube")]
     pub middle_b: Option<MoveFilter>,
     /// With --cube: inside player A's search, how many of a roll's
-    /// replies PubEval pre-selects for the network (0 = all; default 8).
+    /// replies are pre-selected for the network (0 = all; default 8).
     #[arg(long, value_name = "N", requires = "cube")]
     pub prune_a: Option<usize>,
     /// With --cube: player B's pre-selection.
     #[arg(long, value_name = "N", requires = "cube")]
     pub prune_b: Option<usize>,
+    /// With --cube: what pre-selects player A's replies, pubeval (the
+    /// default) or network (the distilled pre-selection network).
+    #[arg(long, requires = "cube")]
+    pub preselect_a: Option<Preselector>,
+    /// With --cube: what pre-selects player B's replies.
+    #[arg(long, requires = "cube")]
+    pub preselect_b: Option<Preselector>,
     /// With --cube: player A screens its cube turns as a rollout does,
     /// asking its ply's cube decision only where the static one leaves a
     /// double within reach.
@@ -178,7 +185,12 @@ pub fn run(args: DuelArgs) -> anyhow::Result<()> {
 fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
     let (ea, ply_a) = parse_cubeful_player(&args.a, shipped_model)?;
     let (eb, ply_b) = parse_cubeful_player(&args.b, shipped_model)?;
-    let player = |eval, ply, filters: [Option<MoveFilter>; 2], prune: Option<usize>, screen| {
+    let player = |eval,
+                  ply,
+                  filters: [Option<MoveFilter>; 2],
+                  prune: Option<usize>,
+                  by: Option<Preselector>,
+                  screen| {
         let [first, middle] = filters;
         let mut p = CubefulPlayer::new(eval, ply)
             .with_cube_screen(screen)
@@ -189,6 +201,9 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
         if let Some(keep) = prune {
             p = p.with_prune(keep);
         }
+        if let Some(by) = by {
+            p = p.with_preselector(by);
+        }
         p
     };
     let (pa, pb) = (
@@ -197,6 +212,7 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
             ply_a,
             [args.filter_a, args.middle_a],
             args.prune_a,
+            args.preselect_a,
             args.cube_screen_a,
         ),
         player(
@@ -204,6 +220,7 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
             ply_b,
             [args.filter_b, args.middle_b],
             args.prune_b,
+            args.preselect_b,
             args.cube_screen_b,
         ),
     );

@@ -15,6 +15,7 @@ mod score;
 mod shard;
 mod show;
 pub mod train;
+mod train_pruner;
 
 use crate::quoted::Quoted;
 use clap::{Parser, Subcommand};
@@ -132,6 +133,8 @@ pub enum Command {
     Campaign(campaign::CampaignCommand),
     /// Play mirrored money games between two players and report points per game.
     Duel(duel::DuelArgs),
+    /// Distil the search's pre-selection network from a model's 0-ply values.
+    TrainPruner(train_pruner::TrainPrunerArgs),
     /// Review a played match (.mat): every checker play and cube decision
     /// against the best at a ply, the luck of every roll, gnubg's marks,
     /// error rates and PR per player and per game.
@@ -219,6 +222,8 @@ pub enum BenchCommand {
         /// Search depth as gnubg counts it (0 to 3).
         #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
         ply: u8,
+        #[command(flatten)]
+        pruning: PruningArgs,
     },
     /// Games per second in rollouts of the opening position.
     Rollout {
@@ -235,6 +240,8 @@ pub enum BenchCommand {
         /// Play the cube inside the trials (money play, centred cube).
         #[arg(long)]
         cubeful: bool,
+        #[command(flatten)]
+        pruning: PruningArgs,
     },
     /// Legal-move generation over contact and race positions × all 21 rolls.
     Movegen {
@@ -245,6 +252,18 @@ pub enum BenchCommand {
         #[arg(long, default_value_t = 2.0, allow_negative_numbers = true, value_parser = seconds_arg)]
         seconds: f64,
     },
+}
+
+/// How a timed search pre-selects each roll's replies inside its tree.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct PruningArgs {
+    /// How many of a roll's replies are pre-selected for the network (0 =
+    /// all; default 8).
+    #[arg(long, default_value_t = crate::search::DEFAULT_PRUNE)]
+    pub prune: usize,
+    /// What pre-selects them: pubeval or network.
+    #[arg(long, default_value_t = crate::search::Preselector::PubEval)]
+    pub preselect: crate::search::Preselector,
 }
 
 /// Runs a parsed command line; returns the process exit code.
@@ -351,6 +370,7 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
             )
         }
         Command::Review(args) => review::run(args),
+        Command::TrainPruner(args) => train_pruner::run(&args),
         Command::Score {
             set,
             model,
@@ -369,8 +389,9 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
                     set,
                     positions,
                     ply,
+                    pruning,
                 },
-        } => bench::analyze(&set, positions, ply),
+        } => bench::analyze(&set, positions, ply, pruning),
         Command::Bench {
             what:
                 BenchCommand::Rollout {
@@ -378,8 +399,9 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
                     ply,
                     filter,
                     cubeful,
+                    pruning,
                 },
-        } => bench::rollout(trials, ply, filter, cubeful),
+        } => bench::rollout(trials, ply, filter, cubeful, pruning),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod game_plan;
 pub mod model_file;
 pub mod network;
 mod probs;
+pub mod prune_net;
 pub mod pubeval;
 mod shipped;
 

@@ -20,7 +20,7 @@ use crate::backgammon::cube::CubeRules;
 use crate::backgammon::{GameState, Phase};
 use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::Evaluator;
-use crate::search::{MoveFilter, SearchSettings, Searcher};
+use crate::search::{MoveFilter, Preselector, SearchSettings, Searcher};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -73,10 +73,17 @@ impl<'a> CubefulPlayer<'a> {
         self
     }
 
-    /// Inside its search, how many replies PubEval pre-selects for the
+    /// Inside its search, how many replies are pre-selected for the
     /// network (0 = every reply; see [`Searcher::with_prune`]).
     pub fn with_prune(mut self, keep: usize) -> CubefulPlayer<'a> {
         self.searcher.set_prune(keep);
+        self
+    }
+
+    /// Inside its search, what pre-selects the replies (see
+    /// [`Searcher::with_preselector`]).
+    pub fn with_preselector(mut self, by: Preselector) -> CubefulPlayer<'a> {
+        self.searcher.set_preselector(by);
         self
     }
 

@@ -5,7 +5,7 @@ use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, legal_m
 use crate::cube::LeafCube;
 use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::{FirstLayerMemo, PositionClass, Probs};
-use crate::search::{Preselection, SearchSettings, Searcher};
+use crate::search::{Preselection, Preselector, SearchSettings, Searcher};
 use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -249,7 +249,7 @@ impl<'a> Trial<'a> {
         legal_moves(pos, dice, list);
         let moves = list.as_slice();
         let mut preselection = Preselection::new();
-        match preselection.choose(pos, moves, LUCK_CANDIDATES) {
+        match preselection.choose(pos, moves, LUCK_CANDIDATES, Preselector::PubEval) {
             Some(chosen) => self.best_of(moves, chosen).1,
             None => self.best_of(moves, 0..moves.len()).1,
         }

@@ -22,6 +22,7 @@ use crate::cube::{
     CubeDecision, CubeState, LeafCube, cube_states, decide, roller_cube_choice,
     static_cube_decision,
 };
+use crate::eval::prune_net::SHIPPED_PRUNE_NET;
 use crate::eval::{Evaluator, Probs, pubeval};
 use rayon::prelude::*;
 
@@ -40,11 +41,48 @@ const PRUNE_MAX: usize = 128;
 /// is looked up: PubEval's usual pre-selection.
 const REPLY_BATCH: usize = 8;
 
-/// PubEval's pre-selection of a roll's candidates, for the network to
-/// choose among: a linear score of the raw board, far cheaper than a
-/// network evaluation with its features.
+/// What ranks a roll's candidates for the pre-selection.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Preselector {
+    /// Tesauro's linear score of the raw board.
+    #[default]
+    PubEval,
+    /// The small network distilled from ours
+    /// ([`crate::eval::prune_net`]), where the position before the move
+    /// has contact; PubEval in races.
+    Network,
+}
+
+impl std::str::FromStr for Preselector {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Preselector, String> {
+        match text {
+            "pubeval" => Ok(Preselector::PubEval),
+            "network" => Ok(Preselector::Network),
+            _ => Err(format!(
+                "{}: pubeval or network",
+                crate::quoted::Quoted(text)
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Preselector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Preselector::PubEval => "pubeval",
+            Preselector::Network => "network",
+        })
+    }
+}
+
+/// The pre-selection of a roll's candidates, for the network to choose
+/// among: a score of the raw board, far cheaper than a network evaluation
+/// with its features.
 pub struct Preselection {
     scored: [(f32, u16); PRUNE_MAX],
+    net_scores: [i32; PRUNE_MAX],
 }
 
 impl Preselection {
@@ -53,11 +91,12 @@ impl Preselection {
     pub fn new() -> Preselection {
         Preselection {
             scored: [(0.0, 0); PRUNE_MAX],
+            net_scores: [0; PRUNE_MAX],
         }
     }
 
     /// The indices of the `keep` candidates of `moves` (played from `pos`)
-    /// that PubEval scores highest, in list order so that ties fall as
+    /// that `by` scores highest, in list order so that ties fall as
     /// without pruning; `None` where nothing is pruned (`keep` 0, a list
     /// of at most `keep`, or one longer than `PRUNE_MAX`).
     pub fn choose(
@@ -65,13 +104,22 @@ impl Preselection {
         pos: &Position,
         moves: &[Candidate],
         keep: usize,
+        by: Preselector,
     ) -> Option<impl Iterator<Item = usize> + '_> {
         if keep == 0 || moves.len() <= keep || moves.len() > PRUNE_MAX {
             return None;
         }
         let race = !pos.has_contact();
-        for (i, (slot, c)) in self.scored.iter_mut().zip(moves).enumerate() {
-            *slot = (-pubeval::score(&c.position, race), i as u16);
+        if by == Preselector::Network && !race {
+            let scores = &mut self.net_scores[..moves.len()];
+            SHIPPED_PRUNE_NET.score_moves(pos, moves, scores);
+            for (i, (slot, &score)) in self.scored.iter_mut().zip(scores.iter()).enumerate() {
+                *slot = (-(score as f32), i as u16);
+            }
+        } else {
+            for (i, (slot, c)) in self.scored.iter_mut().zip(moves).enumerate() {
+                *slot = (-pubeval::score(&c.position, race), i as u16);
+            }
         }
         let scored = &mut self.scored[..moves.len()];
         scored.select_nth_unstable_by(keep - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -201,9 +249,11 @@ pub struct Searcher<'a> {
     /// evaluations are cache hits, but the moves, their pre-selection and
     /// the lookups are most of a 1-ply node's cost.
     replies: PositionTable<NodeReplies>,
-    /// Inside the tree, how many replies PubEval pre-selects for the
+    /// Inside the tree, how many replies are pre-selected for the
     /// network to choose from (0 = the network sees every reply).
     prune: usize,
+    /// What ranks the replies for that pre-selection.
+    preselector: Preselector,
     /// Values are cubeless money equities (no cube actions in the tree,
     /// no Janowski at the leaves): what gnubg's cubeless hints and the
     /// oracle's move sets are labelled with.
@@ -219,6 +269,7 @@ impl<'a> Searcher<'a> {
             leaves: LeafStore::new(14),
             replies: PositionTable::new(11),
             prune: DEFAULT_PRUNE,
+            preselector: Preselector::PubEval,
             cubeless: false,
         }
     }
@@ -232,7 +283,7 @@ impl<'a> Searcher<'a> {
         self
     }
 
-    /// Sets how many replies PubEval pre-selects inside the tree (0 = off).
+    /// Sets how many replies are pre-selected inside the tree (0 = off).
     pub fn with_prune(mut self, keep: usize) -> Searcher<'a> {
         self.set_prune(keep);
         self
@@ -242,11 +293,32 @@ impl<'a> Searcher<'a> {
     /// only, so it stays valid, but the searched nodes' values go.
     pub fn set_prune(&mut self, keep: usize) {
         if keep != self.prune {
-            self.nodes.clear();
-            self.leaves.clear();
-            self.replies.clear();
+            self.forget_nodes();
         }
         self.prune = keep;
+    }
+
+    /// Sets what ranks the replies for the pre-selection.
+    pub fn with_preselector(mut self, by: Preselector) -> Searcher<'a> {
+        self.set_preselector(by);
+        self
+    }
+
+    /// [`Self::with_preselector`] in place; the searched nodes' values go,
+    /// as with [`Self::set_prune`].
+    pub fn set_preselector(&mut self, by: Preselector) {
+        if by != self.preselector {
+            self.forget_nodes();
+        }
+        self.preselector = by;
+    }
+
+    /// Drops every searched node's values and replies (the static cache
+    /// stays valid): what a change of the pre-selection requires.
+    fn forget_nodes(&mut self) {
+        self.nodes.clear();
+        self.leaves.clear();
+        self.replies.clear();
     }
 
     pub fn evaluator(&self) -> &Evaluator {
@@ -428,12 +500,12 @@ impl<'a> Searcher<'a> {
     }
 
     /// The roller's best move with `dice`, chosen at 0-ply among the
-    /// moves PubEval pre-selects.
+    /// moves the pre-selection keeps.
     fn reply(&self, pos: &Position, dice: Dice) -> Reply {
         with_legal_moves(pos, dice, |list| {
             let moves = list.as_slice();
             let mut scratch = Preselection::new();
-            match scratch.choose(pos, moves, self.prune) {
+            match scratch.choose(pos, moves, self.prune, self.preselector) {
                 Some(chosen) => self.best_at_0ply(moves, chosen),
                 None => self.best_at_0ply(moves, 0..moves.len()),
             }
@@ -442,7 +514,7 @@ impl<'a> Searcher<'a> {
 
     /// The probabilities of the roller of `pos` (its view) after it plays
     /// each roll (in [`Dice::all_rolls`]' order) as the tree replies: the
-    /// 0-ply best of the moves PubEval pre-selects. A searching rollout's
+    /// 0-ply best of the moves the pre-selection keeps. A searching rollout's
     /// luck adjustment weighs every roll of a position its search has
     /// just walked, so these are mostly kept replies.
     pub fn reply_probs(&self, pos: &Position) -> [Probs; 21] {

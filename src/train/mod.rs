@@ -25,6 +25,7 @@ pub mod lambda_returns;
 pub mod learner;
 mod options;
 pub mod plan;
+pub mod prune_net;
 pub mod rollout_targets;
 pub mod run_folders;
 mod self_play_steps;
