@@ -25,8 +25,9 @@ pub struct TrainPrunerArgs {
     /// The position database: its first batch is held out for the report.
     #[arg(long, default_value = "training/data")]
     pub database: std::path::PathBuf,
-    /// Only the manifest's first N batches (in the order they were added), so
-    /// that a network can be made again after the database has grown.
+    /// Only the manifest's first N batches (in the order they were
+    /// added), so that a network can be made again after the database
+    /// has grown.
     #[arg(long, value_name = "N")]
     pub batches: Option<usize>,
     /// Positions sampled (with replacement) from the other batches.
