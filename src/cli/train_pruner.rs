@@ -6,7 +6,7 @@ use crate::eval::Evaluator;
 use crate::eval::model_or_shipped;
 use crate::train::database::{batch_files, load};
 use crate::train::prune_net::{
-    LeafError, PruneTraining, net_errors, pubeval_errors, roll_moves, train,
+    LeafError, PruneTraining, net_errors, pubeval_errors, roll_moves, sample_positions, train,
 };
 use anyhow::Context;
 
@@ -67,15 +67,7 @@ pub fn run(args: &TrainPrunerArgs) -> anyhow::Result<()> {
     let pool: Vec<_> = load(rest)?.into_iter().map(|r| r.position).collect();
     let test: Vec<_> = load(held_out)?.into_iter().map(|r| r.position).collect();
     anyhow::ensure!(!pool.is_empty(), "the database holds no positions");
-    let mut state = args.seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1;
-    let sampled: Vec<_> = (0..args.positions)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            pool[(state % pool.len() as u64) as usize]
-        })
-        .collect();
+    let sampled = sample_positions(&pool, args.positions, args.seed);
     let start = std::time::Instant::now();
     let rolls = roll_moves(&eval, &sampled, args.seed);
     let test_rolls = roll_moves(&eval, &test, args.seed ^ 0x5eed);

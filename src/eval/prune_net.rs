@@ -112,8 +112,13 @@ impl PruneWeights {
     pub fn score(&self, pos: &Position) -> f32 {
         let mut on = Vec::new();
         features(pos, &mut on);
+        self.score_inputs(&on)
+    }
+
+    /// The float score of the inputs `on` ([`features`]).
+    pub fn score_inputs(&self, on: &[usize]) -> f32 {
         let mut hidden = self.b1.clone();
-        for &i in &on {
+        for &i in on {
             for (h, w) in hidden
                 .iter_mut()
                 .zip(&self.w1[i * HIDDEN..(i + 1) * HIDDEN])

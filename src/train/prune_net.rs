@@ -48,6 +48,12 @@ impl Xorshift {
     }
 }
 
+/// `n` positions drawn from `pool` with replacement, by `seed`.
+pub fn sample_positions(pool: &[Position], n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Xorshift(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) | 1);
+    (0..n).map(|_| pool[rng.below(pool.len())]).collect()
+}
+
 /// The rolls of `positions` (contact only, three moves or more), each
 /// with the die values `seed` gives it, scored by `eval` on rayon's
 /// threads.
@@ -270,19 +276,7 @@ pub fn train(
 
 /// The network's leaf errors with `weights` (the float pass).
 pub fn net_errors(weights: &PruneWeights, rolls: &[RollMoves], keeps: &[usize]) -> Vec<LeafError> {
-    let learner_hidden = |on: &[usize]| {
-        let mut h = weights.b1.clone();
-        for &i in on {
-            for (o, w) in h.iter_mut().zip(&weights.w1[i * HIDDEN..(i + 1) * HIDDEN]) {
-                *o += w;
-            }
-        }
-        h.iter()
-            .zip(&weights.w2)
-            .map(|(a, w)| a.max(0.0) * w)
-            .sum::<f32>()
-    };
-    leaf_errors(rolls, keeps, |r, i| learner_hidden(&r.inputs[i]))
+    leaf_errors(rolls, keeps, |r, i| weights.score_inputs(&r.inputs[i]))
 }
 
 #[cfg(test)]
