@@ -71,6 +71,23 @@ fn pruning_is_a_key_and_the_full_tree_agrees_on_a_clear_move() {
 }
 
 #[test]
+fn the_preselection_is_a_key_and_the_network_agrees_on_a_clear_move() {
+    let out = transcript(
+        "get engine.preselect\nset engine.preselect network\nget engine.preselect\n\
+         set engine.preselect oracle\nset engine.prune 4\n\
+         set engine.ply 3\nposition gnubgid 4HPwATDgc/ABMA:MIEFAAAAAAAA\ndice 3 1\ngo chequer\n",
+    );
+    assert_eq!(out[0], "value engine.preselect pubeval");
+    assert_eq!(out[1], "value engine.preselect network");
+    assert!(
+        out[2].starts_with("error bad_value") && out[2].contains("pubeval or network"),
+        "{out:?}"
+    );
+    // 31 from the opening at 2-ply, the network keeping 4.
+    assert_eq!(out.last().unwrap(), "bestmove 8/5 6/5");
+}
+
+#[test]
 fn forfeited_roll_is_a_pass() {
     // Mover on the bar against a closed board: no legal move.
     let out = transcript("position gnubgid 27Y5AADg/wcAQA\ndice 6 4\ngo chequer\n");

@@ -35,7 +35,7 @@ use crate::cube::{CubeState, Stakes};
 use crate::eval::{Evaluator, Probs};
 use crate::notation::{move_text, position_id};
 use crate::rollout::{RolloutSettings, cube_rollout, rollout_until};
-use crate::search::{MoveFilter, SearchSettings, Searcher};
+use crate::search::{MoveFilter, Preselector, SearchSettings, Searcher};
 use ndarray::Array2;
 
 /// The depth a front end uses unless told otherwise: gnubg's world class.
@@ -192,11 +192,13 @@ impl<'a> Analyzer<'a> {
         }
     }
 
-    /// How many replies PubEval pre-selects inside the search tree (0 =
-    /// the network sees every reply).
-    pub fn set_prune(&mut self, keep: usize) {
-        self.cubeful.set_prune(keep);
-        self.cubeless.set_prune(keep);
+    /// What pre-selects the replies inside the search tree, and how many
+    /// (0 = the network sees every reply).
+    pub fn set_preselection(&mut self, by: Preselector, keep: usize) {
+        for searcher in [&mut self.cubeful, &mut self.cubeless] {
+            searcher.set_preselector(by);
+            searcher.set_prune(keep);
+        }
     }
 
     fn searcher(&self, equity: Equity) -> &Searcher<'a> {

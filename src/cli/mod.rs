@@ -258,11 +258,11 @@ pub enum BenchCommand {
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct PruningArgs {
     /// How many of a roll's replies are pre-selected for the network (0 =
-    /// all; default 8).
+    /// all).
     #[arg(long, default_value_t = crate::search::DEFAULT_PRUNE)]
     pub prune: usize,
-    /// What pre-selects them: pubeval or network.
-    #[arg(long, default_value_t = crate::search::Preselector::PubEval)]
+    /// What pre-selects them: network or pubeval.
+    #[arg(long, default_value_t = crate::search::DEFAULT_PRESELECTOR)]
     pub preselect: crate::search::Preselector,
 }
 

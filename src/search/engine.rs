@@ -26,20 +26,27 @@ use crate::eval::prune_net::SHIPPED_PRUNE_NET;
 use crate::eval::{Evaluator, Probs, pubeval};
 use rayon::prelude::*;
 
-/// Replies pre-selected inside the tree. With kotra-v15 and a cubeless
-/// search (UBGI `engine.cubeful false`, as the dev set is labelled), the
-/// dev 2-ply move error is 2.00 mp pruned against 1.90 unpruned (SE 0.23)
-/// at about half the time; the plain exhaustive 2-ply scores 1.79.
-/// Widening the first filter to 12 moves within 0.24 gave 1.94, to 16
-/// within 0.32 1.92. UBGI `engine.prune` sets it.
-pub const DEFAULT_PRUNE: usize = 8;
+/// Replies pre-selected inside the tree, by [`DEFAULT_PRESELECTOR`]: a
+/// reply is the 0-ply best of these, so the width trades the leaves'
+/// misses against time (BENCHMARKS.md measures both, and the play). UBGI
+/// `engine.prune` sets it.
+pub const DEFAULT_PRUNE: usize = PUBEVAL_PRUNE;
+
+/// What pre-selects the replies inside the tree by default. The training
+/// recipes and the campaign name PubEval themselves, so that they
+/// reproduce what they made whatever the default becomes.
+pub const DEFAULT_PRESELECTOR: Preselector = Preselector::PubEval;
+
+/// PubEval's pre-selection where the training recipes and the campaign's
+/// labelling ask for it: the width they were tuned and recorded with.
+pub const PUBEVAL_PRUNE: usize = 8;
 
 /// Lists longer than this are never pruned (rare doubles).
 const PRUNE_MAX: usize = 128;
 
 /// How many replies' cache slots are prefetched before the first of them
-/// is looked up: PubEval's usual pre-selection.
-const REPLY_BATCH: usize = 8;
+/// is looked up: PubEval's usual pre-selection, the widest in use.
+const REPLY_BATCH: usize = PUBEVAL_PRUNE;
 
 /// What ranks a roll's candidates for the pre-selection.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -269,7 +276,7 @@ impl<'a> Searcher<'a> {
             leaves: LeafStore::new(14),
             replies: PositionTable::new(11),
             prune: DEFAULT_PRUNE,
-            preselector: Preselector::PubEval,
+            preselector: DEFAULT_PRESELECTOR,
             cubeless: false,
         }
     }

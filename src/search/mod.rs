@@ -16,8 +16,8 @@ mod table;
 
 pub use cache::EvalCache;
 pub use engine::{
-    CUBE_SCREEN_MARGIN, CubeAnalysis, DEFAULT_PRUNE, Preselection, Preselector, RankedMove,
-    SearchSettings, Searcher,
+    CUBE_SCREEN_MARGIN, CubeAnalysis, DEFAULT_PRESELECTOR, DEFAULT_PRUNE, PUBEVAL_PRUNE,
+    Preselection, Preselector, RankedMove, SearchSettings, Searcher,
 };
 pub use filter::{FilterError, MoveFilter};
 

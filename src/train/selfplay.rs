@@ -8,7 +8,7 @@ use crate::backgammon::{GameState, Phase, Position};
 use crate::cube::CubeState;
 use crate::eval::{Evaluator, FirstLayerMemo, NetKind, Probs};
 use crate::players::duel::roll_for_turn;
-use crate::search::Searcher;
+use crate::search::{Preselector, Searcher};
 use crate::seed::splitmix;
 use crate::train::lambda_returns::{Step, lambda_returns};
 use rand::rngs::SmallRng;
@@ -90,7 +90,10 @@ impl TargetSearch {
                 ply: self.ply,
             },
             prune => Targets::Pruned {
-                searcher: Searcher::new(eval).with_prune(prune).with_cubeless(true),
+                searcher: Searcher::new(eval)
+                    .with_preselector(Preselector::PubEval)
+                    .with_prune(prune)
+                    .with_cubeless(true),
                 ply: self.ply,
             },
         }

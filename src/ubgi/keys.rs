@@ -15,7 +15,7 @@ impl Key {
     }
 }
 
-pub const KEYS: [Key; 4] = [
+pub const KEYS: [Key; 5] = [
     Key {
         name: "engine.ply",
         spec: "int default 1 min 1 max 4",
@@ -27,6 +27,10 @@ pub const KEYS: [Key; 4] = [
     Key {
         name: "engine.prune",
         spec: "int default 8 min 0 max 64",
+    },
+    Key {
+        name: "engine.preselect",
+        spec: "enum default pubeval values pubeval network",
     },
     Key {
         name: "game.variant",
@@ -42,9 +46,11 @@ pub struct Settings {
     /// Cubeful checker play (the cube state from the Match ID), or cubeless
     /// money equity.
     pub cubeful: bool,
-    /// Replies PubEval pre-selects inside the search tree (0 = the network
-    /// sees every reply): see `Searcher::with_prune`.
+    /// Replies pre-selected inside the search tree (0 = the network sees
+    /// every reply): see `Searcher::with_prune`.
     pub prune: usize,
+    /// What pre-selects them: see `Searcher::with_preselector`.
+    pub preselect: crate::search::Preselector,
 }
 
 impl Default for Settings {
@@ -53,6 +59,7 @@ impl Default for Settings {
             ply: 1,
             cubeful: true,
             prune: crate::search::DEFAULT_PRUNE,
+            preselect: crate::search::DEFAULT_PRESELECTOR,
         }
     }
 }
@@ -81,6 +88,11 @@ impl Settings {
                     .filter(|k| *k <= 64)
                     .ok_or_else(|| format!("engine.prune {}: an integer 0 to 64", Quoted(value)))?;
             }
+            "engine.preselect" => {
+                self.preselect = value
+                    .parse()
+                    .map_err(|why| format!("engine.preselect {why}"))?;
+            }
             "game.variant" => {
                 if value != "backgammon" {
                     return Err(format!(
@@ -99,6 +111,7 @@ impl Settings {
             "engine.ply" => Ok(self.ply.to_string()),
             "engine.cubeful" => Ok(self.cubeful.to_string()),
             "engine.prune" => Ok(self.prune.to_string()),
+            "engine.preselect" => Ok(self.preselect.to_string()),
             "game.variant" => Ok("backgammon".into()),
             _ => Err(format!("unknown key {key}")),
         }

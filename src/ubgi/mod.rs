@@ -169,7 +169,8 @@ impl<'a> Engine<'a> {
             ("keys", []) => Ok(KEYS.iter().map(|k| k.line()).collect()),
             ("set", [key, value]) => {
                 self.settings.set(key, value).map_err(Refusal::BadValue)?;
-                self.analyzer.set_prune(self.settings.prune);
+                self.analyzer
+                    .set_preselection(self.settings.preselect, self.settings.prune);
                 Ok(vec![])
             }
             ("set", _) => Err(Refusal::BadValue("usage: set <key> <value>".into())),

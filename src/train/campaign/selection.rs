@@ -29,7 +29,7 @@ use crate::cube::{CubeDecision, CubeState};
 use crate::eval::game_plan::GamePlan;
 use crate::eval::{Evaluator, FirstLayerMemo, NetKind, Probs};
 use crate::players::duel::roll_for_turn;
-use crate::search::{RankedMove, SearchSettings, Searcher};
+use crate::search::{Preselector, RankedMove, SearchSettings, Searcher};
 use crate::train::database::{Origin, Record};
 use crate::train::rollout_targets::rolled_out;
 use crate::train::selfplay::{MovePolicy, Sample};
@@ -73,7 +73,7 @@ impl Default for Selection {
         Selection {
             threshold: 0.01,
             siblings: 2,
-            prune: crate::search::DEFAULT_PRUNE,
+            prune: crate::search::PUBEVAL_PRUNE,
             cube_window: [0.55, 0.95],
             noise: 0.05,
             max_turns: 400,
@@ -139,9 +139,12 @@ impl<'a> Selector<'a> {
         Selector {
             eval,
             moves: Searcher::new(eval)
+                .with_preselector(Preselector::PubEval)
                 .with_prune(how.prune)
                 .with_cubeless(true),
-            cube: Searcher::new(eval).with_prune(how.prune),
+            cube: Searcher::new(eval)
+                .with_preselector(Preselector::PubEval)
+                .with_prune(how.prune),
             how,
         }
     }
@@ -350,6 +353,7 @@ mod tests {
         assert!(game.decisions > 20 && game.disagreements > 0, "{game:?}");
         assert!(game.disagreements < game.decisions);
         let search = Searcher::new(&eval)
+            .with_preselector(Preselector::PubEval)
             .with_prune(how.prune)
             .with_cubeless(true);
         let mut v = [0f32];
@@ -400,7 +404,10 @@ mod tests {
         );
         assert_eq!(two.records.len(), three.records.len());
         assert!(!three.records.is_empty(), "{three:?}");
-        let search = Searcher::new(&eval).with_cubeless(true);
+        let search = Searcher::new(&eval)
+            .with_preselector(Preselector::PubEval)
+            .with_prune(crate::search::PUBEVAL_PRUNE)
+            .with_cubeless(true);
         let mut v = [0f32];
         let mut moved = 0;
         for (a, b) in two.records.iter().zip(&three.records) {
