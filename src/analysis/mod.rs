@@ -195,10 +195,8 @@ impl<'a> Analyzer<'a> {
     /// What pre-selects the replies inside the search tree, and how many
     /// (0 = the network sees every reply).
     pub fn set_preselection(&mut self, by: Preselector, keep: usize) {
-        for searcher in [&mut self.cubeful, &mut self.cubeless] {
-            searcher.set_preselector(by);
-            searcher.set_prune(keep);
-        }
+        self.cubeful.set_preselection(by, keep);
+        self.cubeless.set_preselection(by, keep);
     }
 
     fn searcher(&self, equity: Equity) -> &Searcher<'a> {

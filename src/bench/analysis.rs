@@ -45,7 +45,7 @@ pub fn analysis(
     prune: usize,
     by: Preselector,
 ) -> (Timings, Timings) {
-    let fresh = || Searcher::new(eval).with_prune(prune).with_preselector(by);
+    let fresh = || Searcher::new(eval).with_preselection(by, prune);
     let mut moves = Vec::with_capacity(decisions.len());
     let mut cubes = Vec::with_capacity(decisions.len());
     let mut list = MoveList::new();
@@ -122,8 +122,7 @@ pub fn rollout_speed(
 ) -> f64 {
     let searcher = Searcher::new(eval)
         .with_cubeless(!cubeful)
-        .with_prune(prune)
-        .with_preselector(by);
+        .with_preselection(by, prune);
     // The bear-off tables load (or are built) on first use: outside the
     // clock, as in a long-running engine.
     crate::eval::bearoff::BearoffDb::get();

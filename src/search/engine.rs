@@ -296,13 +296,9 @@ impl<'a> Searcher<'a> {
         self
     }
 
-    /// [`Self::with_prune`] in place; the cache holds static evaluations
-    /// only, so it stays valid, but the searched nodes' values go.
+    /// [`Self::with_prune`] in place (see [`Self::set_preselection`]).
     pub fn set_prune(&mut self, keep: usize) {
-        if keep != self.prune {
-            self.forget_nodes();
-        }
-        self.prune = keep;
+        self.set_preselection(self.preselector, keep);
     }
 
     /// Sets what ranks the replies for the pre-selection.
@@ -311,13 +307,25 @@ impl<'a> Searcher<'a> {
         self
     }
 
-    /// [`Self::with_preselector`] in place; the searched nodes' values go,
-    /// as with [`Self::set_prune`].
+    /// [`Self::with_preselector`] in place (see [`Self::set_preselection`]).
     pub fn set_preselector(&mut self, by: Preselector) {
-        if by != self.preselector {
+        self.set_preselection(by, self.prune);
+    }
+
+    /// Sets what pre-selects the replies and how many (0 = off) at once.
+    pub fn with_preselection(mut self, by: Preselector, keep: usize) -> Searcher<'a> {
+        self.set_preselection(by, keep);
+        self
+    }
+
+    /// [`Self::with_preselection`] in place. The cache holds static
+    /// evaluations only, so it stays valid, but a change drops the searched
+    /// nodes' values and replies, once for both settings.
+    pub fn set_preselection(&mut self, by: Preselector, keep: usize) {
+        if (by, keep) != (self.preselector, self.prune) {
             self.forget_nodes();
         }
-        self.preselector = by;
+        (self.preselector, self.prune) = (by, keep);
     }
 
     /// Drops every searched node's values and replies (the static cache

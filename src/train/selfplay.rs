@@ -91,8 +91,7 @@ impl TargetSearch {
             },
             prune => Targets::Pruned {
                 searcher: Searcher::new(eval)
-                    .with_preselector(Preselector::PubEval)
-                    .with_prune(prune)
+                    .with_preselection(Preselector::PubEval, prune)
                     .with_cubeless(true),
                 ply: self.ply,
             },

@@ -139,12 +139,9 @@ impl<'a> Selector<'a> {
         Selector {
             eval,
             moves: Searcher::new(eval)
-                .with_preselector(Preselector::PubEval)
-                .with_prune(how.prune)
+                .with_preselection(Preselector::PubEval, how.prune)
                 .with_cubeless(true),
-            cube: Searcher::new(eval)
-                .with_preselector(Preselector::PubEval)
-                .with_prune(how.prune),
+            cube: Searcher::new(eval).with_preselection(Preselector::PubEval, how.prune),
             how,
         }
     }
@@ -353,8 +350,7 @@ mod tests {
         assert!(game.decisions > 20 && game.disagreements > 0, "{game:?}");
         assert!(game.disagreements < game.decisions);
         let search = Searcher::new(&eval)
-            .with_preselector(Preselector::PubEval)
-            .with_prune(how.prune)
+            .with_preselection(Preselector::PubEval, how.prune)
             .with_cubeless(true);
         let mut v = [0f32];
         for r in &game.records {
@@ -405,8 +401,7 @@ mod tests {
         assert_eq!(two.records.len(), three.records.len());
         assert!(!three.records.is_empty(), "{three:?}");
         let search = Searcher::new(&eval)
-            .with_preselector(Preselector::PubEval)
-            .with_prune(crate::search::PUBEVAL_PRUNE)
+            .with_preselection(Preselector::PubEval, crate::search::PUBEVAL_PRUNE)
             .with_cubeless(true);
         let mut v = [0f32];
         let mut moved = 0;
