@@ -77,8 +77,13 @@ pub fn analyze(
         .map(|d| (d.position, d.dice))
         .collect();
     let eval = crate::eval::Evaluator::new(crate::eval::shipped_model()?);
-    let (moves, cube) =
-        crate::bench::analysis::analysis(&eval, &decisions, ply, pruning.prune, pruning.preselect);
+    let (moves, cube) = crate::bench::analysis::analysis(
+        &eval,
+        &decisions,
+        ply,
+        pruning.prune(),
+        pruning.preselect,
+    );
     println!(
         "{ply}-ply analysis of {} dev decisions, shipped network, {} threads (ms per decision)",
         decisions.len(),
@@ -147,7 +152,7 @@ pub fn rollout(
             &eval,
             &settings,
             cubeful,
-            pruning.prune,
+            pruning.prune(),
             pruning.preselect,
         );
         println!(

@@ -55,7 +55,8 @@ pub struct DuelArgs {
     #[arg(long, value_name = "KEEP:WINDOW", requires = "cube")]
     pub middle_b: Option<MoveFilter>,
     /// With --cube: inside player A's search, how many of a roll's
-    /// replies are pre-selected for the network (0 = all; default 8).
+    /// replies are pre-selected for the network (0 = all; default: the
+    /// pre-selector's own width, 4 for network, 8 for pubeval).
     #[arg(long, value_name = "N", requires = "cube")]
     pub prune_a: Option<usize>,
     /// With --cube: player B's pre-selection.
@@ -198,13 +199,11 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
         if let Some(f) = first {
             p = p.with_first_filter(f);
         }
-        if let Some(keep) = prune {
-            p = p.with_prune(keep);
+        match (by, prune) {
+            (Some(by), keep) => p.with_preselection(by, keep.unwrap_or(by.width())),
+            (None, Some(keep)) => p.with_prune(keep),
+            (None, None) => p,
         }
-        if let Some(by) = by {
-            p = p.with_preselector(by);
-        }
-        p
     };
     let (pa, pb) = (
         player(

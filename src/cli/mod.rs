@@ -258,12 +258,21 @@ pub enum BenchCommand {
 #[derive(clap::Args, Debug, Clone, Copy)]
 pub struct PruningArgs {
     /// How many of a roll's replies are pre-selected for the network (0 =
-    /// all).
-    #[arg(long, default_value_t = crate::search::DEFAULT_PRUNE)]
-    pub prune: usize,
+    /// all; default: the pre-selector's own width, 4 for network, 8 for
+    /// pubeval).
+    #[arg(long)]
+    pub prune: Option<usize>,
     /// What pre-selects them: network or pubeval.
     #[arg(long, default_value_t = crate::search::DEFAULT_PRESELECTOR)]
     pub preselect: crate::search::Preselector,
+}
+
+impl PruningArgs {
+    /// The width asked for, or the pre-selector's own: PubEval keeping
+    /// the network's 4 would miss far more often than either default.
+    pub fn prune(&self) -> usize {
+        self.prune.unwrap_or(self.preselect.width())
+    }
 }
 
 /// Runs a parsed command line; returns the process exit code.
@@ -520,4 +529,39 @@ fn search_ply_arg(ply: u8) -> anyhow::Result<u8> {
 fn setup_to_show(text: &str) -> anyhow::Result<crate::backgammon::Setup> {
     crate::notation::parse_setup_to_show(text)
         .map_err(|e| anyhow::anyhow!("bad position {}: {e}", Quoted(text)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn pruning(args: &[&str]) -> PruningArgs {
+        let line = ["kotra-ai", "bench", "analyze"].iter().chain(args);
+        match Cli::try_parse_from(line).unwrap().command {
+            Command::Bench {
+                what: BenchCommand::Analyze { pruning, .. },
+            } => pruning,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_pruning_width_is_the_preselectors_own_unless_given() {
+        let default = pruning(&[]);
+        assert_eq!(
+            (default.preselect, default.prune()),
+            (
+                crate::search::DEFAULT_PRESELECTOR,
+                crate::search::DEFAULT_PRUNE
+            )
+        );
+        assert_eq!(pruning(&["--preselect", "network"]).prune(), 4);
+        assert_eq!(pruning(&["--preselect", "pubeval"]).prune(), 8);
+        assert_eq!(
+            pruning(&["--preselect", "network", "--prune", "6"]).prune(),
+            6
+        );
+        assert_eq!(pruning(&["--prune", "0"]).prune(), 0);
+    }
 }

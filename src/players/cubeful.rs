@@ -80,10 +80,10 @@ impl<'a> CubefulPlayer<'a> {
         self
     }
 
-    /// Inside its search, what pre-selects the replies (see
-    /// [`Searcher::with_preselector`]).
-    pub fn with_preselector(mut self, by: Preselector) -> CubefulPlayer<'a> {
-        self.searcher.set_preselector(by);
+    /// Inside its search, what pre-selects the replies and how many it
+    /// keeps (see [`Searcher::with_preselection`]).
+    pub fn with_preselection(mut self, by: Preselector, keep: usize) -> CubefulPlayer<'a> {
+        self.searcher.set_preselection(by, keep);
         self
     }
 

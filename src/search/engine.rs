@@ -26,20 +26,27 @@ use crate::eval::prune_net::SHIPPED_PRUNE_NET;
 use crate::eval::{Evaluator, Probs, pubeval};
 use rayon::prelude::*;
 
-/// Replies pre-selected inside the tree, by [`DEFAULT_PRESELECTOR`]: a
-/// reply is the 0-ply best of these, so the width trades the leaves'
-/// misses against time (BENCHMARKS.md measures both, and the play). UBGI
-/// `engine.prune` sets it.
-pub const DEFAULT_PRUNE: usize = PUBEVAL_PRUNE;
+/// Replies pre-selected inside the tree by default: the default
+/// pre-selector's own width ([`Preselector::width`]). A reply is the
+/// 0-ply best of these, so the width trades the leaves' misses against
+/// time (BENCHMARKS.md measures both, and the play). UBGI `engine.prune`
+/// sets it.
+pub const DEFAULT_PRUNE: usize = DEFAULT_PRESELECTOR.width();
 
-/// What pre-selects the replies inside the tree by default. The training
-/// recipes and the campaign name PubEval themselves, so that they
-/// reproduce what they made whatever the default becomes.
+/// What pre-selects the replies inside the tree by default. The
+/// distilled network misses a roll's 0-ply best less often keeping 4 than
+/// PubEval does keeping 8, but it has not yet been shown level by play at
+/// 2-ply (BENCHMARKS.md). The training recipes and the campaign name
+/// PubEval themselves, so that they reproduce what they made whatever the
+/// default becomes.
 pub const DEFAULT_PRESELECTOR: Preselector = Preselector::PubEval;
 
 /// PubEval's pre-selection where the training recipes and the campaign's
 /// labelling ask for it: the width they were tuned and recorded with.
 pub const PUBEVAL_PRUNE: usize = 8;
+
+/// The pre-selection network's width.
+pub const NETWORK_PRUNE: usize = 4;
 
 /// Lists longer than this are never pruned (rare doubles).
 const PRUNE_MAX: usize = 128;
@@ -58,6 +65,17 @@ pub enum Preselector {
     /// ([`crate::eval::prune_net`]), where the position before the move
     /// has contact; PubEval in races.
     Network,
+}
+
+impl Preselector {
+    /// How many replies this pre-selector keeps unless told otherwise:
+    /// the width its misses were measured at.
+    pub const fn width(self) -> usize {
+        match self {
+            Preselector::PubEval => PUBEVAL_PRUNE,
+            Preselector::Network => NETWORK_PRUNE,
+        }
+    }
 }
 
 impl std::str::FromStr for Preselector {
