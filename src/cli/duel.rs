@@ -6,7 +6,7 @@ use crate::notation::mat::{Action, GameRecord, MatchRecord};
 use crate::players::cubeful::{CubefulPlayer, cubeful_duel};
 use crate::players::duel::{GameLog, JudgedDuelResult, duel_judged, duel_logged};
 use crate::players::{parse_cubeful_player, parse_player};
-use crate::search::{MoveFilter, Preselector, Searcher};
+use crate::search::{DEFAULT_PRESELECTOR, MoveFilter, Preselector, Searcher};
 use anyhow::Context;
 
 /// `duel`'s arguments, shared by the three games' duels.
@@ -199,11 +199,8 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
         if let Some(f) = first {
             p = p.with_first_filter(f);
         }
-        match (by, prune) {
-            (Some(by), keep) => p.with_preselection(by, keep.unwrap_or(by.width())),
-            (None, Some(keep)) => p.with_prune(keep),
-            (None, None) => p,
-        }
+        let by = by.unwrap_or(DEFAULT_PRESELECTOR);
+        p.with_preselection(by, prune.unwrap_or(by.width()))
     };
     let (pa, pb) = (
         player(
