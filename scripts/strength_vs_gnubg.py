@@ -16,6 +16,12 @@ started again plays only the chunks missing, losing at most those in
 flight. Every finished chunk is pooled: ppg ± SE from kotra-ai's side, per
 chunk and in all.
 
+Run it beside other work (the campaign, at its lowest priority): on an
+idle machine gnubg waits for each of its own moves in 10 ms sleeps
+(`g_usleep` under its Python `command`), so most 0-ply games' time is
+spent asleep; the same 40 games took 7.0 s on an idle 2-core machine and
+2.2 s beside the campaign, which lost little to them.
+
 With `--analyse`, gnubg analyses every saved game (at `--analyse-ply`,
 0 by default: the games are many; `--analyse-chunks N` the first N chunks
 only), keeping each chunk's analysis beside its games, and reports, for each side, chequer and
