@@ -5,8 +5,9 @@
 #      0-ply (`kotra-ai duel --cube --luck`), DUEL_GAMES in all over two
 #      seeds, each reported as played and with the rolls' luck removed;
 #   2. against gnubg 0-ply (`scripts/strength_vs_gnubg.py`), GNUBG_GAMES
-#      for the candidate and as many for the shipped network on the same
-#      seeds, when GNUBG_GAMES > 0 (gnubg must be installed).
+#      for the shipped network and as many for the candidate on the same
+#      seeds, and the two game by game, when GNUBG_GAMES > 0 (gnubg must
+#      be installed).
 # A candidate ships when its duel gain is beyond two standard errors and
 # it is not worse against gnubg (models/README.md); the script only
 # measures, and says nothing is shipped.
@@ -43,10 +44,15 @@ for seed in 71 72; do
   $bin duel --cube --luck --a "net:$out/model.net" --b net --games "$half" --seed "$seed" 2>/dev/null | tail -n 2
 done
 if [ "$gnubg_games" -gt 0 ]; then
-  for who in candidate shipped; do
-    model=()
-    [ "$who" = candidate ] && model=(--model "$(pwd)/$out/model.net")
-    python3 scripts/strength_vs_gnubg.py --ply 0 --games "$gnubg_games" --seed "$gnubg_seed" \
-      "${model[@]}" --dir "runs/strength/campaign-$who-$gnubg_seed" | grep RESULT | sed "s/^/$who: /"
-  done
+  # The shipped network first, so that the candidate's run can pair its
+  # games with those on the same dice; its folder is named by the
+  # network's digest, so a later candidate reuses its games and a newly
+  # shipped network does not.
+  digest=$(sha256sum models/kotra.net | cut -c1-8)
+  shipped=runs/strength/campaign-shipped-$digest-$gnubg_seed
+  python3 scripts/strength_vs_gnubg.py --ply 0 --games "$gnubg_games" --seed "$gnubg_seed" \
+    --bin "$bin" --model "$(pwd)/models/kotra.net" --dir "$shipped" | grep RESULT | sed "s/^/shipped: /"
+  python3 scripts/strength_vs_gnubg.py --ply 0 --games "$gnubg_games" --seed "$gnubg_seed" \
+    --bin "$bin" --model "$(pwd)/$out/model.net" --dir "runs/strength/campaign-candidate-$gnubg_seed" \
+    --against "$shipped" | grep "RESULT\|PAIRED" | sed "s/^/candidate: /"
 fi

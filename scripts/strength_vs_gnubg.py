@@ -5,7 +5,8 @@ error, and gnubg's own analysis of the games split so you see where the
 points go (issue 48's harness).
 
     python3 scripts/strength_vs_gnubg.py --ply 0 --games 4000 [--procs 2] [--seed 101]
-        [--chunk 250] [--model PATH] [--dir runs/strength/NAME] [--analyse] [--analyse-ply 0]
+        [--chunk 250] [--model PATH] [--dir runs/strength/NAME] [--against DIR]
+        [--analyse] [--analyse-ply 0]
 
 Both seats search as deep as `--ply` says, in gnubg's meaning: gnubg plays
 at that ply, kotra-ai at UBGI engine.ply = ply + 1 (root-inclusive). The
@@ -15,6 +16,12 @@ time. A chunk whose output holds its summary line is done: a killed run
 started again plays only the chunks missing, losing at most those in
 flight. Every finished chunk is pooled: ppg ± SE from kotra-ai's side, per
 chunk and in all.
+
+With `--against DIR`, another network's run on the same seeds and chunks
+(its `--dir`), the two are also compared game by game: the same dice
+make most pairs of games alike, so the paired difference has a smaller
+error than the two results side by side, and it is the figure a ship
+decision reads.
 
 Run it beside other work (the campaign, at its lowest priority): on an
 idle machine gnubg waits for each of its own moves in 10 ms sleeps
@@ -173,6 +180,34 @@ def analyse(args):
         print("    %-18s %6.2f over %6d moves" % (key, 1000 * err / max(n, 1), n))
 
 
+def check_against(args, chunks):
+    """Before any game: the run in --against is finished and on this run's seeds."""
+    other = os.path.join(args.against, "result.json")
+    if not os.path.exists(other):
+        sys.exit("--against %s: no result.json there (a finished run of this script)" % args.against)
+    try:
+        seeds = json.load(open(other)).get("seeds")
+    except (ValueError, AttributeError):
+        sys.exit("--against %s: result.json is not this script's" % args.against)
+    if seeds != [args.seed * 1000 + number for number in range(chunks)]:
+        sys.exit("--against %s: played on other seeds or chunks (use the same --seed, --games and --chunk)"
+                 % args.against)
+
+
+def paired(args, outs):
+    """This run's points less those of the run in --against, game by game."""
+    diffs = []
+    for number, out in enumerate(outs):
+        a = chunk_done(out)
+        b = chunk_done(os.path.join(args.against, os.path.basename(out)))
+        if b is None or len(a) != len(b):
+            sys.exit("--against %s: chunk %d is missing or of another size" % (args.against, number))
+        diffs += [x - y for x, y in zip(a, b)]
+    mean, se = summary(diffs)
+    print("PAIRED %+.3f ± %.3f ppg, this run less %s, game by game over %d games" % (
+        mean, se, args.against, len(diffs)))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ply", type=int, default=0, help="gnubg's meaning; kotra-ai plays at UBGI ply + 1")
@@ -183,6 +218,8 @@ def main():
     ap.add_argument("--model", default=None, help="a model file instead of the shipped network")
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "kotra-ai"))
     ap.add_argument("--dir", default=None, help="where chunks, logs and games go (resumes from it)")
+    ap.add_argument("--against", default=None,
+                    help="another run's --dir on the same seeds: also report the difference game by game")
     ap.add_argument("--analyse", action="store_true")
     ap.add_argument("--analyse-ply", type=int, default=0)
     ap.add_argument("--analyse-chunks", type=int, default=0, help="analyse only the first N chunks (0: all)")
@@ -199,6 +236,8 @@ def main():
     if args.model:
         engine += " --model " + os.path.abspath(args.model)
     sizes = [args.chunk] * (args.games // args.chunk) + ([args.games % args.chunk] if args.games % args.chunk else [])
+    if args.against:
+        check_against(args, len(sizes))
     t0 = time.time()
     with ThreadPoolExecutor(max_workers=args.procs) as pool:
         outs = list(pool.map(lambda job: play_chunk(args, engine, *job), enumerate(sizes)))
@@ -212,8 +251,12 @@ def main():
     for seed, m, s, n in rows:
         print("  seed %7d: %+.3f ± %.3f over %d games" % (seed, m, s, n))
     print("RESULT %+.3f ± %.3f ppg over %d games (%.0f s this run)" % (mean, se, len(points), time.time() - t0))
-    json.dump(dict(ply=args.ply, games=len(points), ppg=mean, se=se, seeds=[r[0] for r in rows]),
-              open(os.path.join(args.dir, "result.json"), "w"))
+    result = os.path.join(args.dir, "result.json")
+    with open(result + ".tmp", "w") as f:
+        json.dump(dict(ply=args.ply, games=len(points), ppg=mean, se=se, seeds=[r[0] for r in rows]), f)
+    os.replace(result + ".tmp", result)
+    if args.against:
+        paired(args, outs)
     if args.analyse:
         analyse(args)
 
