@@ -111,6 +111,11 @@ def summary(points):
     return mean, sd / math.sqrt(n)
 
 
+def chunk_seed(args, number):
+    """gnubg's dice seed for chunk `number` (play.py's --seed)."""
+    return args.seed * 1000 + number
+
+
 def chunk_done(path):
     """The per-game points of a finished chunk, or None."""
     if not os.path.exists(path):
@@ -127,7 +132,7 @@ def chunk_done(path):
 
 
 def play_chunk(args, engine, number, games):
-    seed = args.seed * 1000 + number
+    seed = chunk_seed(args, number)
     out = os.path.join(args.dir, "chunk-%04d.jsonl" % number)
     if chunk_done(out) is not None:
         return out
@@ -189,16 +194,16 @@ def check_against(args, chunks):
         seeds = json.load(open(other)).get("seeds")
     except (ValueError, AttributeError):
         sys.exit("--against %s: result.json is not this script's" % args.against)
-    if seeds != [args.seed * 1000 + number for number in range(chunks)]:
+    if seeds != [chunk_seed(args, number) for number in range(chunks)]:
         sys.exit("--against %s: played on other seeds or chunks (use the same --seed, --games and --chunk)"
                  % args.against)
 
 
-def paired(args, outs):
-    """This run's points less those of the run in --against, game by game."""
+def paired(args, outs, chunks):
+    """This run's points (`chunks`, each chunk's games) less those of the
+    run in --against, game by game."""
     diffs = []
-    for number, out in enumerate(outs):
-        a = chunk_done(out)
+    for number, (out, a) in enumerate(zip(outs, chunks)):
         b = chunk_done(os.path.join(args.against, os.path.basename(out)))
         if b is None or len(a) != len(b):
             sys.exit("--against %s: chunk %d is missing or of another size" % (args.against, number))
@@ -241,11 +246,11 @@ def main():
     t0 = time.time()
     with ThreadPoolExecutor(max_workers=args.procs) as pool:
         outs = list(pool.map(lambda job: play_chunk(args, engine, *job), enumerate(sizes)))
+    chunks = [chunk_done(out) for out in outs]
     points, rows = [], []
-    for number, out in enumerate(outs):
-        games = chunk_done(out)
+    for number, games in enumerate(chunks):
         points += games
-        rows.append((args.seed * 1000 + number, *summary(games), len(games)))
+        rows.append((chunk_seed(args, number), *summary(games), len(games)))
     mean, se = summary(points)
     print("kotra-ai (UBGI ply %d) against gnubg %d-ply, money with the cube" % (args.ply + 1, args.ply))
     for seed, m, s, n in rows:
@@ -256,7 +261,7 @@ def main():
         json.dump(dict(ply=args.ply, games=len(points), ppg=mean, se=se, seeds=[r[0] for r in rows]), f)
     os.replace(result + ".tmp", result)
     if args.against:
-        paired(args, outs)
+        paired(args, outs, chunks)
     if args.analyse:
         analyse(args)
 
