@@ -6,7 +6,7 @@ points go (issue 48's harness).
 
     python3 scripts/strength_vs_gnubg.py --ply 0 --games 4000 [--procs 2] [--seed 101]
         [--chunk 250] [--model PATH] [--dir runs/strength/NAME] [--against DIR]
-        [--analyse] [--analyse-ply 0]
+        [--no-luck] [--analyse] [--analyse-ply 0]
 
 Both seats search as deep as `--ply` says, in gnubg's meaning: gnubg plays
 at that ply, kotra-ai at UBGI engine.ply = ply + 1 (root-inclusive). The
@@ -29,6 +29,16 @@ idle machine gnubg waits for each of its own moves in 10 ms sleeps
 spent asleep; the same 40 games took 7.0 s on an idle 2-core machine and
 2.2 s beside the campaign, which lost little to them.
 
+Every game is also judged for luck (`kotra-ai review --ply 0` of its
+saved SGF, by the network compiled into `--bin`, whatever `--model`
+plays): the result less the luck of both sides' rolls, in the game's
+stakes. Each roll's luck has mean zero over the dice, so the adjusted
+points per game estimate the same thing as the plain ones with a far
+smaller error (as the duel's `--luck` does); the LUCK-ADJUSTED line and,
+with `--against`, the paired line give it. Judged chunks are kept
+beside the games (`luck-JUDGE-NNNN.json`, JUDGE the digest of `--bin`);
+`--no-luck` skips this.
+
 With `--analyse`, gnubg analyses every saved game (at `--analyse-ply`,
 0 by default: the games are many; `--analyse-chunks N` the first N chunks
 only), keeping each chunk's analysis beside its games, and reports, for each side, chequer and
@@ -40,6 +50,7 @@ For a cheap A/B of two networks without gnubg, use the mirrored duel:
 """
 import argparse
 import glob
+import hashlib
 import json
 import math
 import os
@@ -149,6 +160,63 @@ def play_chunk(args, engine, number, games):
     return out
 
 
+def luck_judge(args):
+    """A short name for what judges luck: the digest of --bin, whose
+    compiled network does it (a rebuilt binary judges its chunks anew)."""
+    digest = hashlib.sha256()
+    with open(os.path.abspath(args.bin), "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()[:8]
+
+
+def luck_adjusted(args, run_dir, number, points, judge):
+    """The engine's luck-adjusted points of chunk `number` of the run in
+    `run_dir`, game by game, judged once and kept beside its games. Each
+    game's review must give the points the chunk recorded."""
+    kept = os.path.join(run_dir, "luck-%s-%04d.json" % (judge, number))
+    if os.path.exists(kept):
+        return json.load(open(kept))
+    files = [os.path.join(run_dir, "sgf-%04d" % number, "game%05d.sgf" % g) for g in range(len(points))]
+    missing = [f for f in files if not os.path.exists(f)]
+    if missing:
+        sys.exit("luck: %s is missing (play.py saves every game; --no-luck skips this)" % missing[0])
+    r = subprocess.run(["nice", "-n", "10", os.path.abspath(args.bin), "review", "--ply", "0", "--json"] + files,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit("luck: review of chunk %d in %s failed: %s" % (number, run_dir, r.stderr.strip()[-300:]))
+    adjusted = []
+    for f, line, played in zip(files, r.stdout.splitlines(), points):
+        engine = [p for p in json.loads(line)["players"] if p["name"] == "engine"]
+        if len(engine) != 1 or abs(engine[0]["result"] - played) > 1e-6:
+            sys.exit("luck: %s does not give the engine the %+g points its chunk recorded" % (f, played))
+        adjusted.append(engine[0]["luck_adjusted"])
+    if len(adjusted) != len(points):
+        sys.exit("luck: the review of chunk %d in %s gave %d games of %d" % (number, run_dir, len(adjusted), len(points)))
+    with open(kept + ".tmp", "w") as out:
+        json.dump(adjusted, out)
+    os.replace(kept + ".tmp", kept)
+    return adjusted
+
+
+def luck_report(args, chunks):
+    """The LUCK-ADJUSTED line, and with --against the paired one."""
+    judge = luck_judge(args)
+    with ThreadPoolExecutor(max_workers=args.procs) as pool:
+        mine = list(pool.map(lambda job: luck_adjusted(args, args.dir, job[0], job[1], judge), enumerate(chunks)))
+    mean, se = summary([x for c in mine for x in c])
+    print("LUCK-ADJUSTED %+.3f ± %.3f ppg over %d games (luck judged at 0-ply by %s)" % (
+        mean, se, sum(map(len, mine)), judge))
+    if args.against:
+        theirs = [chunk_done(os.path.join(args.against, "chunk-%04d.jsonl" % n)) for n in range(len(chunks))]
+        with ThreadPoolExecutor(max_workers=args.procs) as pool:
+            theirs = list(pool.map(lambda job: luck_adjusted(args, args.against, job[0], job[1], judge),
+                                   enumerate(theirs)))
+        mean, se = summary([x - y for a, b in zip(mine, theirs) for x, y in zip(a, b)])
+        print("PAIRED-LUCK-ADJUSTED %+.4f ± %.4f ppg, this run less %s, game by game over %d games" % (
+            mean, se, args.against, sum(map(len, mine))))
+
+
 def analyse(args):
     """gnubg's analysis of each chunk's games, kept beside them once made
     (a killed analysis resumes), over the first --analyse-chunks chunks."""
@@ -225,6 +293,7 @@ def main():
     ap.add_argument("--dir", default=None, help="where chunks, logs and games go (resumes from it)")
     ap.add_argument("--against", default=None,
                     help="another run's --dir on the same seeds: also report the difference game by game")
+    ap.add_argument("--no-luck", action="store_true", help="skip judging each game's luck")
     ap.add_argument("--analyse", action="store_true")
     ap.add_argument("--analyse-ply", type=int, default=0)
     ap.add_argument("--analyse-chunks", type=int, default=0, help="analyse only the first N chunks (0: all)")
@@ -262,6 +331,8 @@ def main():
     os.replace(result + ".tmp", result)
     if args.against:
         paired(args, outs, chunks)
+    if not args.no_luck:
+        luck_report(args, chunks)
     if args.analyse:
         analyse(args)
 

@@ -291,14 +291,16 @@ fn a_duel_saves_its_games_as_a_session_that_replays_to_its_result() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The binary run with `args`.
+fn run(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn review_judges_every_decision_and_names_bad_files() {
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_kotra-ai"))
-            .args(args)
-            .output()
-            .unwrap()
-    };
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/matches/7-pt-104.mat");
     let o = run(&["review", path.to_str().unwrap(), "--ply", "0", "--json"]);
@@ -529,4 +531,50 @@ fn review_judges_every_decision_and_names_bad_files() {
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("bad.mat: game 1, move 2, line 9"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn several_matches_are_reviewed_in_one_run_one_json_line_each() {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/matches");
+    let files: Vec<String> = ["1-pt-101.mat", "3-pt-102.sgf"]
+        .iter()
+        .map(|f| data.join(f).to_str().unwrap().to_string())
+        .collect();
+    let alone: Vec<Vec<u8>> = files
+        .iter()
+        .map(|f| {
+            let o = run(&["review", f, "--ply", "0", "--json"]);
+            assert!(o.status.success(), "{o:?}");
+            o.stdout
+        })
+        .collect();
+    // Both at once: each line is that file's review alone, in the order given.
+    let o = run(&["review", &files[1], &files[0], "--ply", "0", "--json"]);
+    assert!(o.status.success(), "{o:?}");
+    assert_eq!(o.stdout, [alone[1].clone(), alone[0].clone()].concat());
+    // A missing file among them is named in one line and fails the run.
+    let missing = data.join("no-such-match.mat");
+    let o = run(&["review", &files[0], missing.to_str().unwrap(), "--ply", "0"]);
+    assert!(!o.status.success());
+    // (Where stderr is not a terminal the first file's progress is
+    // logged as a line before it.)
+    let err = String::from_utf8_lossy(&o.stderr);
+    let last = err.trim_end().lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("kotra-ai: ") && last.contains("no-such-match.mat"),
+        "{err}"
+    );
+    // --sgf writes one match: with two files it is refused before any work.
+    let out = std::env::temp_dir().join(format!("kotra-two-{}.sgf", std::process::id()));
+    let o = run(&[
+        "review",
+        &files[0],
+        &files[1],
+        "--sgf",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("--sgf writes one match"), "{err}");
+    assert!(!out.exists());
 }

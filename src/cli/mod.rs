@@ -135,9 +135,9 @@ pub enum Command {
     Duel(duel::DuelArgs),
     /// Distil the search's pre-selection network from a model's 0-ply values.
     TrainPruner(train_pruner::TrainPrunerArgs),
-    /// Review a played match (.mat): every checker play and cube decision
-    /// against the best at a ply, the luck of every roll, gnubg's marks,
-    /// error rates and PR per player and per game.
+    /// Review played matches (.mat, .sgf): every checker play and cube
+    /// decision against the best at a ply, the luck of every roll, gnubg's
+    /// marks, error rates and PR per player and per game.
     Review(review::ReviewArgs),
     /// Mean move error on decisions labelled by gnubg (dev-moves format), by phase.
     Score {

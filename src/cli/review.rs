@@ -11,9 +11,12 @@ const WORST: usize = 10;
 
 #[derive(clap::Args, Debug)]
 pub struct ReviewArgs {
-    /// The match file: Jellyfish .mat (as gnubg, XG and the servers
-    /// export it) or gnubg's .sgf.
-    file: PathBuf,
+    /// The match files: Jellyfish .mat (as gnubg, XG and the servers
+    /// export it) or gnubg's .sgf. Several are reviewed in the order
+    /// given, one report after another (with `--json`, one line each), so
+    /// a harness judging thousands of games loads the network once.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
     /// Search depth as gnubg counts it (0 to 3; 2 is gnubg's world class).
     #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
     ply: u8,
@@ -28,7 +31,8 @@ pub struct ReviewArgs {
     /// Another model file instead of the shipped network.
     #[arg(long)]
     model: Option<PathBuf>,
-    /// Print JSON: {"players":[..],"games":[..],"decisions":[..]}.
+    /// Print JSON: {"players":[..],"games":[..],"decisions":[..]}, one
+    /// line a file.
     #[arg(long)]
     json: bool,
 }
@@ -53,23 +57,40 @@ fn marks_arg(s: &str) -> Result<Marks3, String> {
 
 pub fn run(args: ReviewArgs) -> anyhow::Result<()> {
     super::search_ply_arg(args.ply)?;
-    let file = &args.file;
+    if args.sgf.is_some() && args.files.len() > 1 {
+        anyhow::bail!("--sgf writes one match: give one FILE with it");
+    }
+    let eval = Evaluator::new(model_or_shipped(args.model.as_deref())?);
+    let analyzer = Analyzer::new(&eval);
+    let settings = ReviewSettings {
+        ply: args.ply,
+        marks: args.marks.0,
+    };
+    for (i, file) in args.files.iter().enumerate() {
+        if i > 0 && !args.json {
+            println!();
+        }
+        review_file(&args, &analyzer, &settings, file)?;
+    }
+    Ok(())
+}
+
+fn review_file(
+    args: &ReviewArgs,
+    analyzer: &Analyzer<'_>,
+    settings: &ReviewSettings,
+    file: &Path,
+) -> anyhow::Result<()> {
     let text = notation::read_match_file(file)?;
     let record =
         notation::parse_match(&text).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-    let eval = Evaluator::new(model_or_shipped(args.model.as_deref())?);
-    let analyzer = Analyzer::new(&eval);
     let bar = crate::progress::bar(
         !args.json,
         0,
         "{elapsed_precise} [{bar:30}] {pos} decisions ({per_sec})",
     );
-    let settings = ReviewSettings {
-        ply: args.ply,
-        marks: args.marks.0,
-    };
     let review = analyzer
-        .review(&record, &settings, &bar)
+        .review(&record, settings, &bar)
         .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     bar.finish_and_clear();
     if let Some(out) = &args.sgf {
