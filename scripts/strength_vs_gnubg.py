@@ -5,7 +5,7 @@ error, and gnubg's own analysis of the games split so you see where the
 points go (issue 48's harness).
 
     python3 scripts/strength_vs_gnubg.py --ply 0 --games 4000 [--procs 2] [--seed 101]
-        [--chunk 250] [--model PATH] [--dir runs/strength/NAME] [--against DIR]
+        [--chunk 250] [--model PATH] [--engine-set KEY=VALUE ...] [--dir runs/strength/NAME] [--against DIR]
         [--no-luck] [--analyse] [--analyse-ply 0]
 
 Both seats search as deep as `--ply` says, in gnubg's meaning: gnubg plays
@@ -152,6 +152,8 @@ def play_chunk(args, engine, number, games):
     cmd = ["nice", "-n", "10", os.path.join(ORACLE, "gnubg-run.sh"), os.path.join(ORACLE, "play.py"),
            "--engine", engine, "--engine-ply", str(args.ply + 1), "--gnubg-ply", str(args.ply),
            "--games", str(games), "--seed", str(seed), "--out", tmp, "--sgf-dir", sgf_dir]
+    for setting in args.engine_set:
+        cmd += ["--set", setting]
     log = open(out + ".log", "w")
     r = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT)
     if r.returncode != 0 or chunk_done(tmp) is None:
@@ -289,6 +291,8 @@ def main():
     ap.add_argument("--seed", type=int, default=101)
     ap.add_argument("--chunk", type=int, default=250)
     ap.add_argument("--model", default=None, help="a model file instead of the shipped network")
+    ap.add_argument("--engine-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a UBGI setting for kotra-ai's seat, e.g. engine.preselect=network (repeatable)")
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "kotra-ai"))
     ap.add_argument("--dir", default=None, help="where chunks, logs and games go (resumes from it)")
     ap.add_argument("--against", default=None,
