@@ -201,19 +201,23 @@ def luck_adjusted(args, run_dir, number, points, judge):
     return adjusted
 
 
+def judged_run(args, run_dir, chunks, judge):
+    """Every chunk of the run in `run_dir` (`chunks`, each chunk's points)
+    luck-adjusted, `--procs` chunks at a time."""
+    with ThreadPoolExecutor(max_workers=args.procs) as pool:
+        return list(pool.map(lambda job: luck_adjusted(args, run_dir, job[0], job[1], judge), enumerate(chunks)))
+
+
 def luck_report(args, chunks):
     """The LUCK-ADJUSTED line, and with --against the paired one."""
     judge = luck_judge(args)
-    with ThreadPoolExecutor(max_workers=args.procs) as pool:
-        mine = list(pool.map(lambda job: luck_adjusted(args, args.dir, job[0], job[1], judge), enumerate(chunks)))
+    mine = judged_run(args, args.dir, chunks, judge)
     mean, se = summary([x for c in mine for x in c])
     print("LUCK-ADJUSTED %+.3f ± %.3f ppg over %d games (luck judged at 0-ply by %s)" % (
         mean, se, sum(map(len, mine)), judge))
     if args.against:
         theirs = [chunk_done(os.path.join(args.against, "chunk-%04d.jsonl" % n)) for n in range(len(chunks))]
-        with ThreadPoolExecutor(max_workers=args.procs) as pool:
-            theirs = list(pool.map(lambda job: luck_adjusted(args, args.against, job[0], job[1], judge),
-                                   enumerate(theirs)))
+        theirs = judged_run(args, args.against, theirs, judge)
         mean, se = summary([x - y for a, b in zip(mine, theirs) for x, y in zip(a, b)])
         print("PAIRED-LUCK-ADJUSTED %+.4f ± %.4f ppg, this run less %s, game by game over %d games" % (
             mean, se, args.against, sum(map(len, mine))))
