@@ -63,7 +63,7 @@ fn pruning_is_a_key_and_the_full_tree_agrees_on_a_clear_move() {
         "get engine.prune\nset engine.prune 0\nget engine.prune\nset engine.prune 65\n\
          set engine.ply 3\nposition gnubgid 4HPwATDgc/ABMA:MIEFAAAAAAAA\ndice 3 1\ngo chequer\n",
     );
-    assert_eq!(out[0], "value engine.prune 8");
+    assert_eq!(out[0], "value engine.prune 4");
     assert_eq!(out[1], "value engine.prune 0");
     assert!(out[2].starts_with("error bad_value"), "{out:?}");
     // 31 from the opening at 2-ply with every reply searched.
@@ -73,16 +73,23 @@ fn pruning_is_a_key_and_the_full_tree_agrees_on_a_clear_move() {
 #[test]
 fn the_preselection_is_a_key_and_the_network_agrees_on_a_clear_move() {
     let out = transcript(
-        "get engine.preselect\nset engine.preselect network\nget engine.preselect\n\
-         set engine.preselect oracle\nset engine.prune 4\n\
+        "get engine.preselect\nset engine.preselect pubeval\nget engine.preselect\n\
+         get engine.prune\nset engine.preselect oracle\nset engine.preselect network\n\
+         get engine.prune\nset engine.prune 6\nset engine.preselect pubeval\nget engine.prune\n\
+         set engine.preselect network\nset engine.prune 4\n\
          set engine.ply 3\nposition gnubgid 4HPwATDgc/ABMA:MIEFAAAAAAAA\ndice 3 1\ngo chequer\n",
     );
-    assert_eq!(out[0], "value engine.preselect pubeval");
-    assert_eq!(out[1], "value engine.preselect network");
+    assert_eq!(out[0], "value engine.preselect network");
+    assert_eq!(out[1], "value engine.preselect pubeval");
+    // Unset, the width follows the pre-selector: PubEval's own 8.
+    assert_eq!(out[2], "value engine.prune 8");
     assert!(
-        out[2].starts_with("error bad_value") && out[2].contains("pubeval or network"),
+        out[3].starts_with("error bad_value") && out[3].contains("pubeval or network"),
         "{out:?}"
     );
+    assert_eq!(out[4], "value engine.prune 4");
+    // Set, it stays whatever pre-selects.
+    assert_eq!(out[5], "value engine.prune 6");
     // 31 from the opening at 2-ply, the network keeping 4.
     assert_eq!(out.last().unwrap(), "bestmove 8/5 6/5");
 }

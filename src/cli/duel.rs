@@ -62,8 +62,8 @@ pub struct DuelArgs {
     /// With --cube: player B's pre-selection.
     #[arg(long, value_name = "N", requires = "cube")]
     pub prune_b: Option<usize>,
-    /// With --cube: what pre-selects player A's replies, pubeval (the
-    /// default) or network (the distilled pre-selection network).
+    /// With --cube: what pre-selects player A's replies, network (the
+    /// distilled pre-selection network, the default) or pubeval.
     #[arg(long, requires = "cube")]
     pub preselect_a: Option<Preselector>,
     /// With --cube: what pre-selects player B's replies.

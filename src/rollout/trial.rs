@@ -5,19 +5,13 @@ use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, legal_m
 use crate::cube::LeafCube;
 use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::{FirstLayerMemo, PositionClass, Probs};
-use crate::search::{Preselection, Preselector, SearchSettings, Searcher};
+use crate::search::{Preselection, SearchSettings, Searcher};
 use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
 /// The most cube states one rollout carries.
 pub const MAX_STATES: usize = 4;
-
-/// How many of a roll's candidates (PubEval's choice) the luck
-/// adjustment weighs with the network. Opening position, 1,296 trials:
-/// equity standard error 0.0080 against 0.0079 with every candidate, in
-/// 58% of the time (4 candidates: 0.0089 in 50%).
-const LUCK_CANDIDATES: usize = 8;
 
 /// Games longer than this are scored by the evaluator where they stand.
 const MAX_HALF_MOVES: u32 = 1000;
@@ -241,15 +235,18 @@ impl<'a> Trial<'a> {
     }
 
     /// What the luck adjustment counts a roll as worth to the mover: the
-    /// 0-ply probabilities after the best of the candidates PubEval
-    /// pre-selects. Any function of the roll keeps the estimate unbiased
-    /// (its average over the 21 rolls is subtracted); this one costs a
-    /// few network evaluations a roll instead of every candidate's.
+    /// 0-ply probabilities after the best of the candidates the searcher's
+    /// pre-selection keeps, the reply its tree would make, so that a 0-ply
+    /// rollout values each roll as a searching one does. Any function of
+    /// the roll keeps the estimate unbiased (its average over the 21 rolls
+    /// is subtracted); this one costs a few network evaluations a roll
+    /// instead of every candidate's.
     fn luck_value(&self, pos: &Position, dice: Dice, list: &mut MoveList) -> Probs {
         legal_moves(pos, dice, list);
         let moves = list.as_slice();
         let mut preselection = Preselection::new();
-        match preselection.choose(pos, moves, LUCK_CANDIDATES, Preselector::PubEval) {
+        let (by, keep) = self.searcher.preselection();
+        match preselection.choose(pos, moves, keep, by) {
             Some(chosen) => self.best_of(moves, chosen).1,
             None => self.best_of(moves, 0..moves.len()).1,
         }

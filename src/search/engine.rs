@@ -33,13 +33,13 @@ use rayon::prelude::*;
 /// sets it.
 pub const DEFAULT_PRUNE: usize = DEFAULT_PRESELECTOR.width();
 
-/// What pre-selects the replies inside the tree by default. The
-/// distilled network misses a roll's 0-ply best less often keeping 4 than
-/// PubEval does keeping 8, but it has not yet been shown level by play at
-/// 2-ply (BENCHMARKS.md). The training recipes and the campaign name
-/// PubEval themselves, so that they reproduce what they made whatever the
-/// default becomes.
-pub const DEFAULT_PRESELECTOR: Preselector = Preselector::PubEval;
+/// What pre-selects the replies inside the tree by default: the
+/// distilled network, which misses a roll's 0-ply best less often keeping
+/// 4 than PubEval does keeping 8, so the tree is cheaper at no cost in
+/// play (BENCHMARKS.md has the misses, the speed and the games). The
+/// training recipes and the campaign name PubEval themselves, so that
+/// they reproduce what they made.
+pub const DEFAULT_PRESELECTOR: Preselector = Preselector::Network;
 
 /// PubEval's pre-selection where the training recipes and the campaign's
 /// labelling ask for it: the width they were tuned and recorded with.
@@ -59,11 +59,11 @@ const REPLY_BATCH: usize = PUBEVAL_PRUNE;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Preselector {
     /// Tesauro's linear score of the raw board.
-    #[default]
     PubEval,
     /// The small network distilled from ours
     /// ([`crate::eval::prune_net`]), where the position before the move
     /// has contact; PubEval in races.
+    #[default]
     Network,
 }
 
@@ -328,6 +328,11 @@ impl<'a> Searcher<'a> {
     /// [`Self::with_preselector`] in place (see [`Self::set_preselection`]).
     pub fn set_preselector(&mut self, by: Preselector) {
         self.set_preselection(by, self.prune);
+    }
+
+    /// What pre-selects the replies and how many (0 = off).
+    pub fn preselection(&self) -> (Preselector, usize) {
+        (self.preselector, self.prune)
     }
 
     /// Sets what pre-selects the replies and how many (0 = off) at once.

@@ -26,11 +26,11 @@ pub const KEYS: [Key; 5] = [
     },
     Key {
         name: "engine.prune",
-        spec: "int default 8 min 0 max 64",
+        spec: "int default 4 min 0 max 64",
     },
     Key {
         name: "engine.preselect",
-        spec: "enum default pubeval values pubeval network",
+        spec: "enum default network values pubeval network",
     },
     Key {
         name: "game.variant",
@@ -47,8 +47,10 @@ pub struct Settings {
     /// money equity.
     pub cubeful: bool,
     /// Replies pre-selected inside the search tree (0 = the network sees
-    /// every reply): see `Searcher::with_prune`.
-    pub prune: usize,
+    /// every reply): see `Searcher::with_prune`. Unset, the pre-selector's
+    /// own width, so that `set engine.preselect pubeval` alone keeps the 8
+    /// PubEval was measured with rather than the network's 4.
+    pub prune: Option<usize>,
     /// What pre-selects them: see `Searcher::with_preselector`.
     pub preselect: crate::search::Preselector,
 }
@@ -58,13 +60,19 @@ impl Default for Settings {
         Settings {
             ply: 1,
             cubeful: true,
-            prune: crate::search::DEFAULT_PRUNE,
+            prune: None,
             preselect: crate::search::DEFAULT_PRESELECTOR,
         }
     }
 }
 
 impl Settings {
+    /// The replies kept inside the tree: `engine.prune` where set, else
+    /// the pre-selector's own width.
+    pub fn prune(&self) -> usize {
+        self.prune.unwrap_or(self.preselect.width())
+    }
+
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
         match key {
             "engine.ply" => {
@@ -82,11 +90,15 @@ impl Settings {
                 };
             }
             "engine.prune" => {
-                self.prune = value
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|k| *k <= 64)
-                    .ok_or_else(|| format!("engine.prune {}: an integer 0 to 64", Quoted(value)))?;
+                self.prune = Some(
+                    value
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|k| *k <= 64)
+                        .ok_or_else(|| {
+                            format!("engine.prune {}: an integer 0 to 64", Quoted(value))
+                        })?,
+                );
             }
             "engine.preselect" => {
                 self.preselect = value
@@ -110,7 +122,7 @@ impl Settings {
         match key {
             "engine.ply" => Ok(self.ply.to_string()),
             "engine.cubeful" => Ok(self.cubeful.to_string()),
-            "engine.prune" => Ok(self.prune.to_string()),
+            "engine.prune" => Ok(self.prune().to_string()),
             "engine.preselect" => Ok(self.preselect.to_string()),
             "game.variant" => Ok("backgammon".into()),
             _ => Err(format!("unknown key {key}")),

@@ -170,7 +170,7 @@ impl<'a> Engine<'a> {
             ("set", [key, value]) => {
                 self.settings.set(key, value).map_err(Refusal::BadValue)?;
                 self.analyzer
-                    .set_preselection(self.settings.preselect, self.settings.prune);
+                    .set_preselection(self.settings.preselect, self.settings.prune());
                 Ok(vec![])
             }
             ("set", _) => Err(Refusal::BadValue("usage: set <key> <value>".into())),
