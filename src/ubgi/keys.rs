@@ -129,3 +129,25 @@ impl Settings {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The handshake's defaults are literals; each must be what `get`
+    /// answers before any `set`, or a driver would be told one default and
+    /// searched with another.
+    #[test]
+    fn every_announced_default_is_the_settings_own() {
+        let settings = Settings::default();
+        for key in KEYS {
+            let announced = key
+                .spec
+                .split_whitespace()
+                .skip_while(|w| *w != "default")
+                .nth(1)
+                .expect("a default in every spec");
+            assert_eq!(settings.get(key.name).unwrap(), announced, "{}", key.name);
+        }
+    }
+}
