@@ -200,7 +200,7 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
             p = p.with_first_filter(f);
         }
         let by = by.unwrap_or(DEFAULT_PRESELECTOR);
-        p.with_preselection(by, prune.unwrap_or(by.width()))
+        p.with_preselection(by, by.keep(prune))
     };
     let (pa, pb) = (
         player(

@@ -268,10 +268,10 @@ pub struct PruningArgs {
 }
 
 impl PruningArgs {
-    /// The width asked for, or the pre-selector's own: PubEval keeping
-    /// the network's 4 would miss far more often than either default.
+    /// The width asked for, or the pre-selector's own
+    /// ([`crate::search::Preselector::keep`]).
     pub fn prune(&self) -> usize {
-        self.prune.unwrap_or(self.preselect.width())
+        self.preselect.keep(self.prune)
     }
 }
 

@@ -76,6 +76,17 @@ impl Preselector {
             Preselector::Network => NETWORK_PRUNE,
         }
     }
+
+    /// The replies kept: `prune` where one was asked for, else this
+    /// pre-selector's own width (PubEval keeping the network's 4 would
+    /// miss far more often than either default). Every front end that lets
+    /// the width go unset resolves it here.
+    pub const fn keep(self, prune: Option<usize>) -> usize {
+        match prune {
+            Some(keep) => keep,
+            None => self.width(),
+        }
+    }
 }
 
 impl std::str::FromStr for Preselector {

@@ -70,7 +70,7 @@ impl Settings {
     /// The replies kept inside the tree: `engine.prune` where set, else
     /// the pre-selector's own width.
     pub fn prune(&self) -> usize {
-        self.prune.unwrap_or(self.preselect.width())
+        self.preselect.keep(self.prune)
     }
 
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
