@@ -27,7 +27,9 @@
 # measures above, "deep" the searching rollouts, the 3-ply decision and
 # the review. ROLLOUT1_TRIALS and ROLLOUT2_TRIALS (default 72 and 12) are
 # the trials of the 1-ply and 2-ply rollouts; DEEP_PLIES (default "1 2")
-# picks the searching rollouts' plies.
+# picks the searching rollouts' plies (DEEP_PLIES=none: no rollouts, only
+# the 3-ply decision and the reviews). With SECTIONS=deep the
+# WILDBG_CHECKOUT argument is not read (pass any word).
 #
 # WILDBG_CHECKOUT is a clone of github.com/carsten-wenderdel/wildbg (never
 # vendored here); its benches are built there, in its own target folder.
@@ -45,7 +47,11 @@ sections="${SECTIONS:-base deep}"
 threads_all="$(nproc)"
 match="$here/tests/data/matches/7-pt-104.mat"
 gnubg="${GNUBG:-/usr/games/gnubg}"
-[ -d "$wildbg/crates/benchmarks/resources" ] || { echo "no wildbg checkout at $wildbg" >&2; exit 2; }
+has() { [[ " $sections " == *" $1 "* ]]; }
+# Only the base section reads wildbg's checkout.
+if has base; then
+  [ -d "$wildbg/crates/benchmarks/resources" ] || { echo "no wildbg checkout at $wildbg" >&2; exit 2; }
+fi
 [ -x "$gnubg" ] || { echo "gnubg not found at $gnubg (apt-get install -y gnubg)" >&2; exit 2; }
 command -v script >/dev/null || { echo "needs script(1) from util-linux" >&2; exit 2; }
 work="$(mktemp -d)"
@@ -54,7 +60,6 @@ trap 'rm -rf "$work"' EXIT
 echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; one thread each unless said"
 (cd "$here" && cargo build --release --quiet)
 kotra="$here/target/release/kotra-ai"
-has() { [[ " $sections " == *" $1 "* ]]; }
 if has base; then
   (cd "$wildbg" && cargo bench -p benchmarks --bench move_generation_bench --no-run --quiet 2>/dev/null)
 fi
@@ -135,7 +140,9 @@ rollout_pair() {
 
 # The rollout configurations of the deep section: ply, cubeful, threads.
 deep_rollouts=()
-for ply in ${DEEP_PLIES:-1 2}; do
+deep_plies="${DEEP_PLIES:-1 2}"
+[ "$deep_plies" = none ] && deep_plies=""
+for ply in $deep_plies; do
   for cubeful in 0 1; do
     for threads in 1 "$threads_all"; do
       deep_rollouts+=("$ply $cubeful $threads")
