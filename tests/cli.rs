@@ -205,6 +205,9 @@ fn duel_reports_points_per_game_as_json() {
         (false, "--cube-screen-a", "--games=2", "--cube"),
         (false, "--middle-b", "3:0.06", "--cube"),
         (true, "--middle-a", "3", "--middle-a"),
+        (true, "--efficiency-a", "1.5", "cube efficiency"),
+        (true, "--efficiency-b", "x", "cube efficiency"),
+        (false, "--efficiency-b", "0.7", "--cube"),
     ] {
         let mut args = vec!["duel", "--a", "net@1", "--b", "net@1", flag, value];
         if cube {

@@ -77,6 +77,14 @@ pub struct DuelArgs {
     /// With --cube: player B screens its cube turns.
     #[arg(long, requires = "cube")]
     pub cube_screen_b: bool,
+    /// With --cube: player A's cube efficiency in contact positions
+    /// (Janowski's x, 0 to 1; the cube model's own by default), to tune
+    /// the cube model by play.
+    #[arg(long, value_name = "X", requires = "cube", value_parser = efficiency)]
+    pub efficiency_a: Option<f32>,
+    /// With --cube: player B's cube efficiency in contact positions.
+    #[arg(long, value_name = "X", requires = "cube", value_parser = efficiency)]
+    pub efficiency_b: Option<f32>,
     /// Backgammon: also report the points with each roll's luck removed
     /// (the value after the roll's best move less the average roll's,
     /// times the cube, as player B's network judges it at 1-ply; the
@@ -191,11 +199,13 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
                   filters: [Option<MoveFilter>; 2],
                   prune: Option<usize>,
                   by: Option<Preselector>,
-                  screen| {
+                  screen,
+                  contact_efficiency| {
         let [first, middle] = filters;
         let mut p = CubefulPlayer::new(eval, ply)
             .with_cube_screen(screen)
-            .with_middle_filter(middle);
+            .with_middle_filter(middle)
+            .with_contact_efficiency(contact_efficiency);
         if let Some(f) = first {
             p = p.with_first_filter(f);
         }
@@ -210,6 +220,7 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
             args.prune_a,
             args.preselect_a,
             args.cube_screen_a,
+            args.efficiency_a,
         ),
         player(
             &eb,
@@ -218,6 +229,7 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
             args.prune_b,
             args.preselect_b,
             args.cube_screen_b,
+            args.efficiency_b,
         ),
     );
     let judge = args.luck.then(|| Searcher::new(&eb));
@@ -323,5 +335,13 @@ fn session(names: [&str; 2], pairs: &[[(GameLog, i32); 2]]) -> MatchRecord {
         players: names.map(str::to_string),
         games,
         jacoby: false,
+    }
+}
+
+/// `--efficiency-a` and `-b`: a cube efficiency, 0 to 1.
+fn efficiency(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err("must be a cube efficiency from 0 to 1".into()),
     }
 }

@@ -18,22 +18,7 @@ use crate::eval::{PositionClass, Probs};
 /// answer. Public so that the cube model can be checked on its own,
 /// given someone else's probabilities.
 pub fn static_cube_decision(pos: &Position, p: &Probs, state: &CubeState) -> CubeDecision {
-    let mut leaf = LeafCube::new(pos, p);
-    if let Some((no_double, double_take)) = leaf.exact_cube(state) {
-        return CubeDecision::new(
-            no_double,
-            double_take,
-            1.0,
-            state.roller_may_double(),
-            false,
-        );
-    }
-    let (states, n) = cube_states(state);
-    let mut v = [0f32; 3];
-    for (o, s) in v.iter_mut().zip(&states[..n]) {
-        *o = leaf.value(s);
-    }
-    decide(state, &v[..n])
+    LeafCube::new(pos, p).decision(state)
 }
 
 /// The cube states a decision weighs (as it is, doubled and taken, and
@@ -99,6 +84,7 @@ pub struct LeafCube<'a> {
     efficiency: Option<f32>,
     bear_off: Option<bool>,
     cash: CashPoints,
+    contact_efficiency: Option<f32>,
 }
 
 impl<'a> LeafCube<'a> {
@@ -109,7 +95,35 @@ impl<'a> LeafCube<'a> {
             efficiency: None,
             bear_off: None,
             cash: CashPoints::default(),
+            contact_efficiency: None,
         }
+    }
+
+    /// Another cube efficiency than [`efficiency`]'s where the position
+    /// has contact (`None`: the model's own), so that the cube model can
+    /// be tuned by play (`duel --efficiency-a`).
+    pub fn with_contact_efficiency(mut self, x: Option<f32>) -> LeafCube<'a> {
+        self.contact_efficiency = x;
+        self
+    }
+
+    /// [`static_cube_decision`] from this leaf.
+    pub fn decision(&mut self, state: &CubeState) -> CubeDecision {
+        if let Some((no_double, double_take)) = self.exact_cube(state) {
+            return CubeDecision::new(
+                no_double,
+                double_take,
+                1.0,
+                state.roller_may_double(),
+                false,
+            );
+        }
+        let (states, n) = cube_states(state);
+        let mut v = [0f32; 3];
+        for (o, s) in v.iter_mut().zip(&states[..n]) {
+            *o = self.value(s);
+        }
+        decide(state, &v[..n])
     }
 
     /// [`leaf_value`] with `state`.
@@ -119,7 +133,11 @@ impl<'a> LeafCube<'a> {
         {
             return e * state.value as f32;
         }
-        let x = *self.efficiency.get_or_insert_with(|| efficiency(self.pos));
+        let (pos, contact) = (self.pos, self.contact_efficiency);
+        let x = *self.efficiency.get_or_insert_with(|| match contact {
+            Some(x) if pos.has_contact() => x,
+            _ => efficiency(pos),
+        });
         cubeful_with(self.p, state, x, &mut self.cash)
     }
 
@@ -216,5 +234,38 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked}");
+    }
+
+    /// Another contact efficiency moves a contact position's cubeful
+    /// values and nothing else: the model's own efficiency given
+    /// explicitly changes no bit, and a race keeps its own efficiency.
+    #[test]
+    fn a_contact_efficiency_moves_contact_values_only() {
+        let contact = Position::starting();
+        let race = Position::from_points(&[(6, 5), (7, 5), (8, 5)], &[(6, 5), (7, 5), (8, 5)]);
+        assert!(contact.has_contact() && !race.has_contact());
+        let state = CubeState::money();
+        let mut seed = 5u64;
+        let mut moved = 0;
+        for _ in 0..100 {
+            let p = random_probs(&mut seed, 0.1);
+            let own = efficiency(&contact);
+            let same = LeafCube::new(&contact, &p)
+                .with_contact_efficiency(Some(own))
+                .value(&state);
+            assert_eq!(same.to_bits(), leaf_value(&contact, &p, &state).to_bits());
+            let other = LeafCube::new(&contact, &p)
+                .with_contact_efficiency(Some(0.9))
+                .value(&state);
+            moved += usize::from(other != same);
+            let race_value = LeafCube::new(&race, &p)
+                .with_contact_efficiency(Some(0.9))
+                .value(&state);
+            assert_eq!(
+                race_value.to_bits(),
+                leaf_value(&race, &p, &state).to_bits()
+            );
+        }
+        assert!(moved > 90, "{moved}");
     }
 }

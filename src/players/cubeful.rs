@@ -50,6 +50,13 @@ impl<'a> CubefulPlayer<'a> {
         }
     }
 
+    /// The cube efficiency of this player's leaves in contact, where not
+    /// the cube model's own (see [`Searcher::with_contact_efficiency`]).
+    pub fn with_contact_efficiency(mut self, x: Option<f32>) -> CubefulPlayer<'a> {
+        self.searcher = self.searcher.with_contact_efficiency(x);
+        self
+    }
+
     /// Cube turns screened by the static decision, as in a rollout: the
     /// decision at the player's ply is asked only where a double is
     /// within reach.

@@ -18,10 +18,7 @@ use super::filter::MoveFilter;
 use super::nodes::{LeafStore, MIN_KEPT_PLY, NodeStore};
 use super::table::PositionTable;
 use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, with_legal_moves};
-use crate::cube::{
-    CubeDecision, CubeState, LeafCube, cube_states, decide, roller_cube_choice,
-    static_cube_decision,
-};
+use crate::cube::{CubeDecision, CubeState, LeafCube, cube_states, decide, roller_cube_choice};
 use crate::eval::prune_net::SHIPPED_PRUNE_NET;
 use crate::eval::{Evaluator, Probs, pubeval};
 use rayon::prelude::*;
@@ -294,6 +291,9 @@ pub struct Searcher<'a> {
     /// no Janowski at the leaves): what gnubg's cubeless hints and the
     /// oracle's move sets are labelled with.
     cubeless: bool,
+    /// The leaves' cube efficiency in contact, where not the cube
+    /// model's own (see [`Self::with_contact_efficiency`]).
+    contact_efficiency: Option<f32>,
 }
 
 impl<'a> Searcher<'a> {
@@ -307,7 +307,17 @@ impl<'a> Searcher<'a> {
             prune: DEFAULT_PRUNE,
             preselector: DEFAULT_PRESELECTOR,
             cubeless: false,
+            contact_efficiency: None,
         }
+    }
+
+    /// Values the leaves' cube with efficiency `x` in contact positions
+    /// instead of the cube model's own (`None`), fixed for the searcher's
+    /// life like [`Self::with_cubeless`]: for tuning the cube model by
+    /// play, one side of a duel against the other.
+    pub fn with_contact_efficiency(mut self, x: Option<f32>) -> Searcher<'a> {
+        self.contact_efficiency = x;
+        self
     }
 
     /// Whether values are cubeless money equities (`state`s are then
@@ -710,7 +720,7 @@ impl<'a> Searcher<'a> {
                 *o = p.equity() * s.value as f32;
             }
         } else {
-            let mut leaf = LeafCube::new(pos, p);
+            let mut leaf = LeafCube::new(pos, p).with_contact_efficiency(self.contact_efficiency);
             for (o, s) in out.iter_mut().zip(states) {
                 *o = leaf.static_value(s);
             }
@@ -886,7 +896,9 @@ impl<'a> Searcher<'a> {
         if ply == 0 {
             let probs = self.probs(pos);
             return CubeAnalysis {
-                decision: static_cube_decision(pos, &probs, state),
+                decision: LeafCube::new(pos, &probs)
+                    .with_contact_efficiency(self.contact_efficiency)
+                    .decision(state),
                 probs,
                 ply,
             };
