@@ -9,6 +9,10 @@
 #                                   aside (a rebuild cannot pull it from
 #                                   under the run) and starts it; the log
 #                                   is $KOTRA_CAMPAIGN_LOG
+#   scripts/campaign.sh relabel MINUTES SEEDS [more `campaign relabel`
+#                                   options]  the same, but searching the
+#                                   stored batches of SEEDS (e.g. 1-36)
+#                                   again with the teacher instead
 #   scripts/campaign.sh stop        asks it to stop after its chunk in
 #                                   flight, and waits until it has
 #   scripts/campaign.sh status      the database, and the log's last lines
@@ -25,18 +29,26 @@ pidfile=/tmp/kotra-campaign.pid
 running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
 
 case "${1:-status}" in
-  start)
+  start|relabel)
     if running; then
       echo "a campaign is already running (pid $(cat "$pidfile")); log: $log"
       exit 0
     fi
+    mode=$1
     minutes=${2:-150}
     shift $(( $# >= 2 ? 2 : $# ))
+    if [ "$mode" = relabel ]; then
+      [ $# -ge 1 ] || { echo "usage: scripts/campaign.sh relabel MINUTES SEEDS [OPTIONS]" >&2; exit 2; }
+      command=(campaign relabel --seeds "$1")
+      shift
+    else
+      command=(campaign run)
+    fi
     cargo build --release --quiet
     cp target/release/kotra-ai "$bin"
-    nohup nice -n 19 ionice -c 3 "$bin" campaign run --minutes "$minutes" "$@" >>"$log" 2>&1 &
+    nohup nice -n 19 ionice -c 3 "$bin" "${command[@]}" --minutes "$minutes" "$@" >>"$log" 2>&1 &
     echo $! >"$pidfile"
-    echo "campaign started (pid $!, at most $minutes minutes); log: $log"
+    echo "campaign ($mode) started (pid $!, at most $minutes minutes); log: $log"
     ;;
   stop)
     if ! running; then
@@ -53,7 +65,7 @@ case "${1:-status}" in
     [ -f "$log" ] && tail -n 3 "$log"
     ;;
   *)
-    echo "usage: scripts/campaign.sh start [MINUTES] [OPTIONS] | stop | status" >&2
+    echo "usage: scripts/campaign.sh start [MINUTES] [OPTIONS] | relabel MINUTES SEEDS [OPTIONS] | stop | status" >&2
     exit 2
     ;;
 esac

@@ -1,7 +1,9 @@
 //! `kotra-ai campaign`: the training campaign's background generator of
-//! the position database (`run`), what the database holds (`status`),
-//! and a clean stop for a running generator (`stop`).
+//! the position database (`run`), its relabelling of stored batches by a
+//! newer or deeper teacher (`relabel`), what the database holds
+//! (`status`), and a clean stop for a running generator (`stop`).
 
+use crate::train::campaign::relabel::RelabelOptions;
 use crate::train::campaign::selection::Selection;
 use crate::train::campaign::{CampaignOptions, STOP_FILE};
 use crate::train::database::{Manifest, batch, batch_files};
@@ -15,6 +17,12 @@ pub enum CampaignCommand {
     /// STOP file appears in the work folder, or the quota is reached.
     /// Resumes where an earlier run stopped; commits nothing.
     Run(RunArgs),
+    /// Search the positions of stored batches again with the teacher (at
+    /// --label-ply) and replace their targets, batch by batch in the
+    /// order given; rolled-out targets stay. Resumes where an earlier run
+    /// stopped; skips batches this teacher already labelled so; commits
+    /// nothing.
+    Relabel(RelabelArgs),
     /// What the database holds: batches, positions by network and origin,
     /// every batch file checked against its name.
     Status {
@@ -28,9 +36,11 @@ pub enum CampaignCommand {
     },
 }
 
+/// Who teaches, which database, where the work in flight is kept, and
+/// for how long: what `run` and `relabel` share.
 #[derive(clap::Args, Debug)]
-pub struct RunArgs {
-    /// The network that plays and labels.
+pub struct Place {
+    /// The teacher: the network that labels (and for `run` plays).
     #[arg(long, default_value = "models/kotra.net")]
     teacher: PathBuf,
     /// The database folder.
@@ -42,6 +52,12 @@ pub struct RunArgs {
     /// Stop after this many minutes (between chunks).
     #[arg(long)]
     minutes: Option<f64>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    #[command(flatten)]
+    place: Place,
     #[arg(long, default_value_t = 2000)]
     games_per_batch: u64,
     #[arg(long, default_value_t = 40)]
@@ -78,6 +94,54 @@ pub struct RunArgs {
     quiet: bool,
 }
 
+#[derive(clap::Args, Debug)]
+pub struct RelabelArgs {
+    /// The batches to relabel, by seed: e.g. 1-36 or 1,4,9-12.
+    #[arg(long, value_parser = parse_seeds)]
+    seeds: Seeds,
+    #[command(flatten)]
+    place: Place,
+    /// The depth targets are searched at (2 or 3).
+    #[arg(long, default_value_t = Selection::default().label_ply)]
+    label_ply: u8,
+    /// Positions labelled between two saves of the work.
+    #[arg(long, default_value_t = 500)]
+    records_per_chunk: usize,
+    /// No line per chunk.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Batch seeds, in the order given.
+#[derive(Clone, Debug)]
+struct Seeds(Vec<u64>);
+
+/// `1-36`, `1,4,9-12`: seeds and ranges of them, each at least 1.
+fn parse_seeds(text: &str) -> Result<Seeds, String> {
+    let bad =
+        || format!("{text:?}: seeds are numbers from 1 and ranges of them, e.g. 1-36 or 1,4,9-12");
+    let mut seeds = Vec::new();
+    for part in text.split(',') {
+        let number = |t: &str| t.trim().parse::<u64>().ok().filter(|&n| n >= 1);
+        let (lo, hi) = match part.split_once('-') {
+            Some((lo, hi)) => (number(lo).ok_or_else(bad)?, number(hi).ok_or_else(bad)?),
+            None => {
+                let n = number(part).ok_or_else(bad)?;
+                (n, n)
+            }
+        };
+        if lo > hi || hi - lo > 100_000 {
+            return Err(bad());
+        }
+        for s in lo..=hi {
+            if !seeds.contains(&s) {
+                seeds.push(s);
+            }
+        }
+    }
+    Ok(Seeds(seeds))
+}
+
 /// `$HOME/.cache/kotra-ai/campaign`: outside the repository, kept between
 /// sessions where the machine is.
 fn default_work_dir() -> PathBuf {
@@ -90,6 +154,7 @@ fn default_work_dir() -> PathBuf {
 pub fn run(command: CampaignCommand) -> anyhow::Result<()> {
     match command {
         CampaignCommand::Run(args) => run_campaign(args),
+        CampaignCommand::Relabel(args) => relabel(args),
         CampaignCommand::Status { data } => status(&data),
         CampaignCommand::Stop { work } => {
             let path = work.join(STOP_FILE);
@@ -108,9 +173,9 @@ pub fn run(command: CampaignCommand) -> anyhow::Result<()> {
 fn run_campaign(args: RunArgs) -> anyhow::Result<()> {
     let mb = |m: f64| (m.max(0.0) * 1e6) as u64;
     let opts = CampaignOptions {
-        teacher: args.teacher,
-        data_dir: args.data,
-        work_dir: args.work,
+        teacher: args.place.teacher,
+        data_dir: args.place.data,
+        work_dir: args.place.work,
         selection: Selection {
             threshold: args.threshold,
             siblings: args.siblings,
@@ -123,7 +188,7 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<()> {
         games_per_batch: args.games_per_batch,
         games_per_chunk: args.games_per_chunk,
         first_seed: args.first_seed,
-        minutes: args.minutes,
+        minutes: args.place.minutes,
         max_new_bytes: mb(args.max_new_mb),
         max_total_bytes: mb(args.max_total_mb),
         verbose: !args.quiet,
@@ -137,6 +202,33 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<()> {
         report.stopped,
         report.batches.len(),
         report.chunks_played
+    );
+    Ok(())
+}
+
+fn relabel(args: RelabelArgs) -> anyhow::Result<()> {
+    let opts = RelabelOptions {
+        teacher: args.place.teacher,
+        data_dir: args.place.data,
+        work_dir: args.place.work,
+        seeds: args.seeds.0,
+        selection: Selection {
+            label_ply: args.label_ply,
+            ..Selection::default()
+        },
+        records_per_chunk: args.records_per_chunk,
+        minutes: args.place.minutes,
+        verbose: !args.quiet,
+    };
+    // A STOP left by the last run would end this one at once.
+    let _ = std::fs::remove_file(opts.work_dir.join(STOP_FILE));
+    let report = crate::train::campaign::relabel::run(&opts).context("relabel")?;
+    let positions: u64 = report.batches.iter().map(|b| b.positions).sum();
+    println!(
+        "relabelling stopped because {}: {} batches relabelled ({positions} positions), {} chunks labelled",
+        report.stopped,
+        report.batches.len(),
+        report.chunks_labelled
     );
     Ok(())
 }
@@ -180,4 +272,20 @@ fn status(data: &std::path::Path) -> anyhow::Result<()> {
     println!("by origin: {}", list(&origins));
     println!("every batch file matches its name and the manifest");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_are_numbers_and_ranges_in_the_order_given() {
+        assert_eq!(parse_seeds("1-3").unwrap().0, vec![1, 2, 3]);
+        assert_eq!(parse_seeds("9,1-2,2,4").unwrap().0, vec![9, 1, 2, 4]);
+        assert_eq!(parse_seeds(" 7 ").unwrap().0, vec![7]);
+        for bad in ["", "0", "3-1", "1-", "-2", "a", "1,,2", "1-2-3", "1-999999"] {
+            let e = parse_seeds(bad).unwrap_err();
+            assert!(e.contains("e.g. 1-36"), "{bad}: {e}");
+        }
+    }
 }

@@ -14,6 +14,7 @@
 //! database has grown by its quota; it commits nothing itself.
 
 pub mod chunk;
+pub mod relabel;
 pub mod selection;
 
 use crate::eval::{Evaluator, Model};
@@ -61,6 +62,8 @@ pub enum Stopped {
     Asked,
     SessionQuota,
     DatabaseFull,
+    /// A relabelling run found every batch it was given relabelled.
+    Finished,
 }
 
 impl std::fmt::Display for Stopped {
@@ -70,6 +73,7 @@ impl std::fmt::Display for Stopped {
             Stopped::Asked => "a STOP file asked it to",
             Stopped::SessionQuota => "this run's batches reached their quota of bytes",
             Stopped::DatabaseFull => "the database reached its limit of bytes",
+            Stopped::Finished => "every batch it was given is relabelled",
         })
     }
 }
@@ -101,22 +105,9 @@ pub enum CampaignError {
 pub fn run(opts: &CampaignOptions) -> Result<CampaignReport, CampaignError> {
     check(opts)?;
     let started = Instant::now();
-    let teacher_bytes = std::fs::read(&opts.teacher).map_err(|e| CampaignError::Teacher {
-        path: opts.teacher.clone(),
-        why: e.to_string(),
-    })?;
-    let teacher_sha = batch::hex_sha256(&teacher_bytes);
-    let model = Model::load(&opts.teacher).map_err(|e| CampaignError::Teacher {
-        path: opts.teacher.clone(),
-        why: e.to_string(),
-    })?;
-    let eval = Evaluator::new(model);
+    let (teacher_sha, eval) = load_teacher(&opts.teacher)?;
     let selector = Selector::new(&eval, opts.selection);
-    let settings_sha = batch::hex_sha256(settings_text(opts).as_bytes());
-    let work = opts
-        .work_dir
-        .join(format!("{}-{}", &teacher_sha[..8], &settings_sha[..8]));
-    crate::atomic_file::remove_stale_temporaries(&opts.work_dir);
+    let (settings_sha, work) = work_folder(&opts.work_dir, &teacher_sha, &settings_text(opts));
     let mut report = CampaignReport {
         batches: Vec::new(),
         chunks_played: 0,
@@ -181,6 +172,27 @@ pub fn run(opts: &CampaignOptions) -> Result<CampaignReport, CampaignError> {
     }
 }
 
+/// The SHA-256 of the teacher's file, and the teacher.
+fn load_teacher(path: &Path) -> Result<(String, Evaluator), CampaignError> {
+    let teacher_error = |why: String| CampaignError::Teacher {
+        path: path.to_owned(),
+        why,
+    };
+    let bytes = std::fs::read(path).map_err(|e| teacher_error(e.to_string()))?;
+    let model = Model::load(path).map_err(|e| teacher_error(e.to_string()))?;
+    Ok((batch::hex_sha256(&bytes), Evaluator::new(model)))
+}
+
+/// The SHA-256 of `settings`, and the folder in `work_dir` for the chunks
+/// of this teacher and these settings (stale temporaries of a killed run
+/// cleared).
+fn work_folder(work_dir: &Path, teacher_sha: &str, settings: &str) -> (String, PathBuf) {
+    let settings_sha = batch::hex_sha256(settings.as_bytes());
+    let work = work_dir.join(format!("{}-{}", &teacher_sha[..8], &settings_sha[..8]));
+    crate::atomic_file::remove_stale_temporaries(work_dir);
+    (settings_sha, work)
+}
+
 /// Where chunk `c` of a batch lives in its seed's work folder.
 fn chunk_path(seed_dir: &Path, c: u64) -> PathBuf {
     seed_dir.join(format!("chunk-{c:05}.bin"))
@@ -220,12 +232,16 @@ fn settings_text(opts: &CampaignOptions) -> String {
 }
 
 fn stop_asked(opts: &CampaignOptions, started: Instant) -> Option<Stopped> {
-    if opts.work_dir.join(STOP_FILE).exists() {
+    stop_asked_in(&opts.work_dir, opts.minutes, started)
+}
+
+/// Whether a run working in `work_dir` for at most `minutes` should stop
+/// now: a `STOP` file there, or its time up.
+fn stop_asked_in(work_dir: &Path, minutes: Option<f64>, started: Instant) -> Option<Stopped> {
+    if work_dir.join(STOP_FILE).exists() {
         return Some(Stopped::Asked);
     }
-    let time_up = opts
-        .minutes
-        .is_some_and(|m| started.elapsed().as_secs_f64() >= m * 60.0);
+    let time_up = minutes.is_some_and(|m| started.elapsed().as_secs_f64() >= m * 60.0);
     time_up.then_some(Stopped::TimeUp)
 }
 
@@ -325,11 +341,11 @@ fn finish_batch(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::train::database::Origin;
 
-    fn temp(name: &str) -> PathBuf {
+    pub(in crate::train::campaign) fn temp(name: &str) -> PathBuf {
         let dir =
             std::env::temp_dir().join(format!("kotra-campaign-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -337,7 +353,7 @@ mod tests {
     }
 
     /// A small random teacher (its searches take milliseconds) saved in `dir`.
-    fn options(dir: &Path) -> CampaignOptions {
+    pub(in crate::train::campaign) fn options(dir: &Path) -> CampaignOptions {
         let teacher = dir.join("teacher.net");
         std::fs::create_dir_all(dir).unwrap();
         Model::random(16, 8, 21).save(&teacher).unwrap();

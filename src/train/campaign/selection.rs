@@ -275,6 +275,13 @@ impl<'a> Selector<'a> {
         if self.how.label_ply <= 2 {
             return two_ply;
         }
+        self.searched_label(pos)
+    }
+
+    /// The target of `pos` (the side on roll's view) searched at
+    /// `label_ply`, whatever labelled it before: what relabelling a
+    /// stored position asks ([`super::relabel`]).
+    pub fn searched_label(&self, pos: &Position) -> Probs {
         let mut v = [0f32];
         self.moves
             .evaluate(pos, &[CubeState::money()], self.how.label_ply, &mut v)

@@ -47,6 +47,22 @@ pub struct BatchEntry {
     pub threads: usize,
     /// The day it was finished (UTC).
     pub created: String,
+    /// Where its targets replace an older batch's (the same positions
+    /// searched again by another teacher or deeper): what they were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relabelled: Option<Relabelled>,
+}
+
+/// The batch a relabelled batch replaced, and what the relabelling cost.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Relabelled {
+    /// The replaced batch's file, teacher and labelling.
+    pub file: String,
+    pub teacher_sha256: String,
+    pub labelling: String,
+    /// Seconds of wall time the new labels took, on the batch's `threads`
+    /// threads (`wall_seconds` stays the selection's).
+    pub wall_seconds: f64,
 }
 
 /// The manifest's name for a network.

@@ -10,7 +10,7 @@ pub mod batch;
 pub mod manifest;
 pub mod record;
 
-pub use manifest::{BatchEntry, Manifest};
+pub use manifest::{BatchEntry, Manifest, Relabelled};
 pub use record::{Origin, RECORD_BYTES, Record};
 
 use std::path::{Path, PathBuf};

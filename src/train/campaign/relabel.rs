@@ -1,0 +1,382 @@
+//! Relabelling: a stored batch's positions searched again, by a newer
+//! teacher or deeper, their targets replacing the old ones.
+//!
+//! New positions cost the selection's 2-ply search of every decision of
+//! a teacher game besides their labels; a stored position costs only its
+//! label. So once the database's early batches carry labels shallower or
+//! older than the teacher's (2-ply labels of networks since surpassed),
+//! relabelling them buys deeper targets at a fraction of new positions'
+//! price, and keeps the database within its size.
+//!
+//! A batch is relabelled in chunks of `records_per_chunk` records, each a
+//! function of the source batch, the teacher and the settings alone,
+//! written to the work folder as soon as it is labelled: a stopped run
+//! resumes where it stopped. The finished batch keeps its seed, its
+//! positions in their order, their origins and the selection's counts;
+//! rolled-out targets are kept as they are (a rollout already looks
+//! further than any search). It is written content-named, then the
+//! manifest's entry is replaced (naming what it replaced), then the old
+//! file goes, so the manifest never names a missing file.
+
+use super::chunk::Chunk;
+use super::selection::{Selection, Selector};
+use super::{CampaignError, Stopped, load_teacher, stop_asked_in, work_folder};
+use crate::train::database::{BatchEntry, Manifest, Origin, Record, Relabelled, batch, manifest};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// What a relabelling run does.
+#[derive(Clone, Debug)]
+pub struct RelabelOptions {
+    pub teacher: PathBuf,
+    /// The database folder (its manifest and batch files).
+    pub data_dir: PathBuf,
+    /// Where unfinished batches' chunks live.
+    pub work_dir: PathBuf,
+    /// The seeds of the batches to relabel, in this order.
+    pub seeds: Vec<u64>,
+    /// How targets are searched: its `label_ply` and `prune` (the rest of
+    /// a [`Selection`] chooses positions, which relabelling keeps).
+    pub selection: Selection,
+    pub records_per_chunk: usize,
+    /// Stop once this much time has passed (checked between chunks).
+    pub minutes: Option<f64>,
+    /// A line on stderr per chunk.
+    pub verbose: bool,
+}
+
+/// What a relabelling run did.
+#[derive(Clone, Debug)]
+pub struct RelabelReport {
+    /// The new entries, in the order written.
+    pub batches: Vec<BatchEntry>,
+    pub chunks_labelled: u64,
+    pub stopped: Stopped,
+}
+
+/// Relabels the batches of `opts.seeds` that the teacher has not labelled
+/// with these settings yet (see the module comment).
+pub fn run(opts: &RelabelOptions) -> Result<RelabelReport, CampaignError> {
+    if opts.records_per_chunk == 0 {
+        return Err(CampaignError::Settings(
+            "records per chunk must be at least 1".into(),
+        ));
+    }
+    if !(2..=3).contains(&opts.selection.label_ply) {
+        return Err(CampaignError::Settings(
+            "targets are searched at 2 or 3-ply".into(),
+        ));
+    }
+    let started = Instant::now();
+    let (teacher_sha, eval) = load_teacher(&opts.teacher)?;
+    let selector = Selector::new(&eval, opts.selection);
+    let labelling = opts.selection.labelling();
+    let (settings_sha, work) = work_folder(&opts.work_dir, &teacher_sha, &settings_text(opts));
+    let mut report = RelabelReport {
+        batches: Vec::new(),
+        chunks_labelled: 0,
+        stopped: Stopped::Finished,
+    };
+    for &seed in &opts.seeds {
+        let manifest = Manifest::load(&opts.data_dir)?;
+        let old = manifest
+            .batches
+            .iter()
+            .find(|b| b.seed == seed)
+            .cloned()
+            .ok_or_else(|| {
+                CampaignError::Settings(format!("the database has no batch of seed {seed}"))
+            })?;
+        if old.teacher_sha256 == teacher_sha && old.labelling == labelling {
+            continue;
+        }
+        let records = batch::read(&opts.data_dir.join(&old.file))?;
+        let stem = old
+            .file
+            .trim_end_matches(&format!(".{}", batch::BATCH_EXTENSION));
+        let batch_dir = work.join(format!("relabel-{stem}"));
+        let chunks = records.len().div_ceil(opts.records_per_chunk);
+        for c in 0..chunks {
+            let path = chunk_path(&batch_dir, c);
+            if Chunk::read(&path).is_ok() {
+                continue;
+            }
+            if let Some(why) = stop_asked_in(&opts.work_dir, opts.minutes, started) {
+                report.stopped = why;
+                return Ok(report);
+            }
+            let first = c * opts.records_per_chunk;
+            let last = (first + opts.records_per_chunk).min(records.len());
+            let chunk = relabel_chunk(&selector, &records[first..last]);
+            chunk
+                .write(&path)
+                .map_err(|error| CampaignError::Write { path, error })?;
+            report.chunks_labelled += 1;
+            if opts.verbose {
+                eprintln!(
+                    "relabel: seed {seed} chunk {}/{chunks}: {} positions, {:.1} s",
+                    c + 1,
+                    chunk.records.len(),
+                    chunk.seconds
+                );
+            }
+        }
+        let entry = finish(opts, &old, &batch_dir, chunks, &teacher_sha, &settings_sha)?;
+        if opts.verbose {
+            eprintln!(
+                "relabel: batch {} written in place of {}: {} positions",
+                entry.file, old.file, entry.positions
+            );
+        }
+        report.batches.push(entry);
+        let _ = std::fs::remove_dir_all(&batch_dir);
+    }
+    Ok(report)
+}
+
+/// Everything besides the teacher that a chunk's records depend on.
+fn settings_text(opts: &RelabelOptions) -> String {
+    format!(
+        "relabel: {}, records per chunk {}",
+        opts.selection.labelling(),
+        opts.records_per_chunk
+    )
+}
+
+fn chunk_path(batch_dir: &Path, c: usize) -> PathBuf {
+    batch_dir.join(format!("chunk-{c:05}.bin"))
+}
+
+/// `records` with new targets, in parallel, gathered in order; rollouts
+/// keep theirs.
+fn relabel_chunk(selector: &Selector, records: &[Record]) -> Chunk {
+    let started = Instant::now();
+    let records = records
+        .par_iter()
+        .map(|r| {
+            let target = match r.origin {
+                Origin::Rollout => r.target,
+                _ => selector.searched_label(&r.position),
+            };
+            Record { target, ..*r }
+        })
+        .collect();
+    Chunk {
+        records,
+        seconds: started.elapsed().as_secs_f64(),
+        ..Chunk::default()
+    }
+}
+
+/// The relabelled batch from its chunks: written content-named, entered
+/// in the manifest in place of `old`, whose file then goes.
+fn finish(
+    opts: &RelabelOptions,
+    old: &BatchEntry,
+    batch_dir: &Path,
+    chunks: usize,
+    teacher_sha: &str,
+    settings_sha: &str,
+) -> Result<BatchEntry, CampaignError> {
+    let mut records = Vec::new();
+    let mut seconds = 0.0;
+    for c in 0..chunks {
+        let path = chunk_path(batch_dir, c);
+        let chunk = Chunk::read(&path).map_err(|why| {
+            CampaignError::Settings(format!(
+                "{}: {why} (delete it to label it again)",
+                path.display()
+            ))
+        })?;
+        seconds += chunk.seconds;
+        records.extend(chunk.records);
+    }
+    let bytes = batch::encode(&records);
+    let mut entry = BatchEntry {
+        file: batch::name(old.seed, teacher_sha, settings_sha, &bytes),
+        positions: records.len() as u64,
+        teacher: opts.teacher.display().to_string(),
+        teacher_sha256: teacher_sha.to_string(),
+        labelling: opts.selection.labelling(),
+        threads: rayon::current_num_threads(),
+        created: manifest::today(),
+        relabelled: Some(Relabelled {
+            file: old.file.clone(),
+            teacher_sha256: old.teacher_sha256.clone(),
+            labelling: old.labelling.clone(),
+            wall_seconds: seconds,
+        }),
+        ..old.clone()
+    };
+    (entry.networks, entry.origins) = manifest::counts(&records);
+    let path = opts.data_dir.join(&entry.file);
+    crate::atomic_file::write(&path, &bytes)
+        .map_err(|error| CampaignError::Write { path, error })?;
+    // Read again just before the write: a campaign may have added a batch
+    // meanwhile.
+    let mut manifest = Manifest::load(&opts.data_dir)?;
+    manifest.batches.retain(|b| b.file != old.file);
+    manifest.add(entry.clone());
+    manifest.save(&opts.data_dir)?;
+    if entry.file != old.file {
+        let _ = std::fs::remove_file(opts.data_dir.join(&old.file));
+    }
+    Ok(entry)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::STOP_FILE;
+    use super::super::tests::{options, temp};
+    use super::*;
+    use crate::eval::{Evaluator, Model};
+
+    /// A campaign's batch of seed 1 made by one random teacher, and the
+    /// options that relabel it with another.
+    fn relabel_setup(name: &str) -> (PathBuf, RelabelOptions) {
+        let dir = temp(name);
+        let campaign = options(&dir);
+        super::super::run(&campaign).unwrap();
+        let teacher = dir.join("newer.net");
+        Model::random(16, 8, 22).save(&teacher).unwrap();
+        let opts = RelabelOptions {
+            teacher,
+            data_dir: campaign.data_dir,
+            work_dir: campaign.work_dir,
+            seeds: vec![1],
+            selection: campaign.selection,
+            records_per_chunk: 4,
+            minutes: None,
+            verbose: false,
+        };
+        (dir, opts)
+    }
+
+    #[test]
+    fn a_relabelled_batch_replaces_the_old_one_with_the_new_teachers_targets() {
+        let (dir, opts) = relabel_setup("relabel");
+        let before = Manifest::load(&opts.data_dir).unwrap().batches[0].clone();
+        let old = batch::read(&opts.data_dir.join(&before.file)).unwrap();
+        let report = run(&opts).unwrap();
+        assert_eq!(report.stopped, Stopped::Finished);
+        assert_eq!(report.batches.len(), 1);
+        let manifest = Manifest::load(&opts.data_dir).unwrap();
+        assert_eq!(manifest.batches.len(), 1);
+        let entry = &manifest.batches[0];
+        assert_ne!(entry.file, before.file);
+        assert!(!opts.data_dir.join(&before.file).exists());
+        assert_eq!((entry.seed, entry.games), (before.seed, before.games));
+        assert_eq!(entry.disagreements, before.disagreements);
+        assert_ne!(entry.teacher_sha256, before.teacher_sha256);
+        let was = entry.relabelled.as_ref().unwrap();
+        assert_eq!(
+            (&was.file, &was.teacher_sha256),
+            (&before.file, &before.teacher_sha256)
+        );
+        // The same positions in the same order; every searched target the
+        // new teacher's, as stored; rollouts as they were.
+        let new = batch::read(&opts.data_dir.join(&entry.file)).unwrap();
+        assert_eq!(new.len(), old.len());
+        let eval = Evaluator::new(Model::load(&opts.teacher).unwrap());
+        let selector = Selector::new(&eval, opts.selection);
+        let mut changed = 0;
+        for (n, o) in new.iter().zip(&old) {
+            assert_eq!((n.position, n.origin, n.gap), (o.position, o.origin, o.gap));
+            let expected = match o.origin {
+                Origin::Rollout => o.target,
+                _ => selector.searched_label(&o.position),
+            };
+            let stored = Record {
+                target: expected,
+                ..*o
+            };
+            assert_eq!(n.target, Record::decode(&stored.encode()).unwrap().target);
+            changed += usize::from(n.target != o.target);
+        }
+        assert!(changed > 0);
+        // Done once: a second run has nothing to do.
+        let again = run(&opts).unwrap();
+        assert_eq!((again.batches.len(), again.chunks_labelled), (0, 0));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_relabelling_stops_when_asked_and_resumes_from_its_chunks() {
+        let (dir, mut opts) = relabel_setup("relabel-resume");
+        let positions = Manifest::load(&opts.data_dir).unwrap().positions() as usize;
+        let chunks = positions.div_ceil(opts.records_per_chunk) as u64;
+        assert!(chunks >= 2, "{positions} positions");
+        opts.minutes = Some(0.0);
+        let report = run(&opts).unwrap();
+        assert_eq!(
+            (report.stopped, report.chunks_labelled),
+            (Stopped::TimeUp, 0)
+        );
+        opts.minutes = None;
+        std::fs::write(opts.work_dir.join(STOP_FILE), "").unwrap();
+        assert_eq!(run(&opts).unwrap().stopped, Stopped::Asked);
+        std::fs::remove_file(opts.work_dir.join(STOP_FILE)).unwrap();
+        // A run on a copy labels every chunk; here one is left as by a
+        // stopped run, and the resumed run labels only the rest.
+        let copy = dir.join("copy");
+        std::fs::create_dir_all(&copy).unwrap();
+        for e in std::fs::read_dir(&opts.data_dir).unwrap().flatten() {
+            std::fs::copy(e.path(), copy.join(e.file_name())).unwrap();
+        }
+        let full = run(&RelabelOptions {
+            data_dir: copy,
+            work_dir: dir.join("copy-work"),
+            ..opts.clone()
+        })
+        .unwrap();
+        assert_eq!(full.chunks_labelled, chunks);
+        let source = Manifest::load(&opts.data_dir).unwrap().batches[0].clone();
+        let records = batch::read(&opts.data_dir.join(&source.file)).unwrap();
+        let teacher_sha = batch::hex_sha256(&std::fs::read(&opts.teacher).unwrap());
+        let settings_sha = batch::hex_sha256(settings_text(&opts).as_bytes());
+        let eval = Evaluator::new(Model::load(&opts.teacher).unwrap());
+        let selector = Selector::new(&eval, opts.selection);
+        let stem = source.file.trim_end_matches(".kpd");
+        relabel_chunk(&selector, &records[..opts.records_per_chunk])
+            .write(&chunk_path(
+                &opts
+                    .work_dir
+                    .join(format!("{}-{}", &teacher_sha[..8], &settings_sha[..8]))
+                    .join(format!("relabel-{stem}")),
+                0,
+            ))
+            .unwrap();
+        let resumed = run(&opts).unwrap();
+        assert_eq!(resumed.chunks_labelled, chunks - 1);
+        assert_eq!(resumed.batches[0].file, full.batches[0].file);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bad_settings_and_a_missing_seed_are_refused() {
+        let (dir, opts) = relabel_setup("relabel-bad");
+        let e = run(&RelabelOptions {
+            records_per_chunk: 0,
+            ..opts.clone()
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("at least 1"), "{e}");
+        let mut deep = opts.clone();
+        deep.selection.label_ply = 4;
+        assert!(run(&deep).unwrap_err().to_string().contains("2 or 3-ply"));
+        let e = run(&RelabelOptions {
+            seeds: vec![9],
+            ..opts.clone()
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("seed 9"), "{e}");
+        let e = run(&RelabelOptions {
+            teacher: dir.join("missing.net"),
+            ..opts
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("missing.net"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
