@@ -15,8 +15,10 @@
 //! positions in their order, their origins and the selection's counts;
 //! rolled-out targets are kept as they are (a rollout already looks
 //! further than any search). It is written content-named, then the
-//! manifest's entry is replaced (naming what it replaced), then the old
-//! file goes, so the manifest never names a missing file.
+//! manifest's entry is replaced, naming what it replaced. The old file
+//! stays in the folder, which the manifest no longer names, so a folder
+//! trains on the new labels while a recipe that names the old file (each
+//! shipped network's does) still reproduces its network.
 
 use super::chunk::Chunk;
 use super::selection::{Selection, Selector};
@@ -170,7 +172,7 @@ fn relabel_chunk(selector: &Selector, records: &[Record]) -> Chunk {
 }
 
 /// The relabelled batch from its chunks: written content-named, entered
-/// in the manifest in place of `old`, whose file then goes.
+/// in the manifest in place of `old` (whose file stays).
 fn finish(
     opts: &RelabelOptions,
     old: &BatchEntry,
@@ -219,9 +221,6 @@ fn finish(
     manifest.batches.retain(|b| b.file != old.file);
     manifest.add(entry.clone());
     manifest.save(&opts.data_dir)?;
-    if entry.file != old.file {
-        let _ = std::fs::remove_file(opts.data_dir.join(&old.file));
-    }
     Ok(entry)
 }
 
@@ -265,7 +264,13 @@ mod tests {
         assert_eq!(manifest.batches.len(), 1);
         let entry = &manifest.batches[0];
         assert_ne!(entry.file, before.file);
-        assert!(!opts.data_dir.join(&before.file).exists());
+        // The folder trains on the new file; the old one stays for the
+        // recipes that name it.
+        assert_eq!(
+            crate::train::database::batch_files(&opts.data_dir).unwrap(),
+            vec![opts.data_dir.join(&entry.file)]
+        );
+        assert_eq!(batch::read(&opts.data_dir.join(&before.file)).unwrap(), old);
         assert_eq!((entry.seed, entry.games), (before.seed, before.games));
         assert_eq!(entry.disagreements, before.disagreements);
         assert_ne!(entry.teacher_sha256, before.teacher_sha256);
