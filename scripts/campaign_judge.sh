@@ -24,6 +24,11 @@ out=${2:-runs/campaign-candidate}
 duel_games=${3:-100000}
 gnubg_games=${4:-0}
 gnubg_seed=${5:-701}
+# The candidate must list every deep batch the manifest has now (a relabel
+# renames a batch's file); other recipes are the caller's to keep.
+if [ "$config" = training/campaign-candidate.json ]; then
+  python3 scripts/campaign_candidate.py --check
+fi
 # A copy, so that a rebuild during the run cannot swap the binary under
 # it; $KOTRA_BIN names a binary already built instead.
 bin=$(mktemp /tmp/kotra-judge-bin.XXXXXX)
