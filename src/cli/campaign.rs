@@ -270,6 +270,28 @@ fn status(data: &std::path::Path) -> anyhow::Result<()> {
     };
     println!("by network: {}", list(&networks));
     println!("by origin: {}", list(&origins));
+    let depths = manifest
+        .label_depths()
+        .iter()
+        .map(|(&ply, d)| {
+            let depth = if ply == 0 {
+                "other".to_string()
+            } else {
+                format!("{ply}-ply")
+            };
+            let relabelled = if d.relabelled > 0 {
+                format!(", {} relabelled", d.relabelled)
+            } else {
+                String::new()
+            };
+            format!(
+                "{depth} {} batches {} positions{relabelled}",
+                d.batches, d.positions
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    println!("by label depth: {depths}");
     println!("every batch file matches its name and the manifest");
     Ok(())
 }

@@ -159,6 +159,39 @@ impl Manifest {
         }
         (networks, origins)
     }
+
+    /// Batches and positions by the depth of the search that labelled
+    /// them (the leading `N-ply` of `labelling`; 0 where it names none),
+    /// and how many of each depth were relabelled: what a campaign
+    /// reader checks before listing the deep batches at a weight of
+    /// their own.
+    pub fn label_depths(&self) -> BTreeMap<u8, LabelDepth> {
+        let mut depths: BTreeMap<u8, LabelDepth> = BTreeMap::new();
+        for b in &self.batches {
+            let d = depths.entry(label_ply(&b.labelling)).or_default();
+            d.batches += 1;
+            d.positions += b.positions;
+            d.relabelled += u64::from(b.relabelled.is_some());
+        }
+        depths
+    }
+}
+
+/// [`Manifest::label_depths`]' counts for one depth.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LabelDepth {
+    pub batches: u64,
+    pub positions: u64,
+    pub relabelled: u64,
+}
+
+/// The search depth a batch's `labelling` starts with ("3-ply cubeless
+/// …"), or 0 where it starts otherwise.
+fn label_ply(labelling: &str) -> u8 {
+    labelling
+        .split_once("-ply")
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or(0)
 }
 
 /// The UTC day of `unix_seconds` as YYYY-MM-DD (civil from days, the
@@ -215,11 +248,42 @@ mod tests {
         assert_eq!(m.positions(), 13);
         assert!(m.has_seed(1) && !m.has_seed(3));
         assert_eq!(m.totals().0["contact"], 13);
+        assert_eq!(m.label_depths().keys().collect::<Vec<_>>(), [&0]);
         m.save(&dir).unwrap();
         assert_eq!(Manifest::load(&dir).unwrap(), m);
         std::fs::write(dir.join(MANIFEST_FILE), "{\"format\": \"other\"}").unwrap();
         let e = Manifest::load(&dir).unwrap_err().to_string();
         assert!(e.contains("manifest.json"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn label_depths_count_batches_by_the_ply_their_labelling_names() {
+        let batch = |labelling: &str, positions, relabelled: bool| BatchEntry {
+            labelling: labelling.into(),
+            positions,
+            relabelled: relabelled.then(Relabelled::default),
+            ..Default::default()
+        };
+        let m = Manifest {
+            batches: vec![
+                batch("2-ply cubeless money search", 10, false),
+                batch("3-ply cubeless money search", 20, true),
+                batch("3-ply cubeless money search", 30, false),
+                batch("rolled out", 5, false),
+                batch("12-ply", 1, false),
+            ],
+            ..Manifest::empty()
+        };
+        let d = m.label_depths();
+        assert_eq!(d.keys().copied().collect::<Vec<_>>(), [0, 2, 3, 12]);
+        let three = LabelDepth {
+            batches: 2,
+            positions: 50,
+            relabelled: 1,
+        };
+        assert_eq!(d[&3], three);
+        assert_eq!((d[&2].batches, d[&2].relabelled), (1, 0));
+        assert_eq!(d[&0].positions, 5);
     }
 }
