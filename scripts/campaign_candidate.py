@@ -27,7 +27,7 @@ import re
 import sys
 import tempfile
 
-DEEP = re.compile(r"^(\d+)-ply ")
+DEEP = re.compile(r"^(\d+)-ply")
 
 
 def deep_batches(data_dir):
