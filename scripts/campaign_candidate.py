@@ -65,8 +65,9 @@ def render(recipe):
         value = recipe[key]
         if key == "database":
             entries = [f"    {json.dumps(e, separators=(', ', ': '))}" for e in value]
-            lines.append(f'  "database": [')
-            lines.append(",\n".join(entries))
+            lines.append('  "database": [')
+            if entries:
+                lines.append(",\n".join(entries))
             lines.append(f"  ]{comma}")
         else:
             lines.append(f"  {json.dumps(key)}: {json.dumps(value)}{comma}")

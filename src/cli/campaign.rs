@@ -274,20 +274,15 @@ fn status(data: &std::path::Path) -> anyhow::Result<()> {
         .label_depths()
         .iter()
         .map(|(&ply, d)| {
-            let depth = if ply == 0 {
-                "other".to_string()
-            } else {
-                format!("{ply}-ply")
+            let depth = match ply {
+                0 => "other".to_string(),
+                _ => format!("{ply}-ply"),
             };
-            let relabelled = if d.relabelled > 0 {
-                format!(", {} relabelled", d.relabelled)
-            } else {
-                String::new()
-            };
-            format!(
-                "{depth} {} batches {} positions{relabelled}",
-                d.batches, d.positions
-            )
+            let mut text = format!("{depth} {} batches {} positions", d.batches, d.positions);
+            if d.relabelled > 0 {
+                text += &format!(", {} relabelled", d.relabelled);
+            }
+            text
         })
         .collect::<Vec<_>>()
         .join("; ");
