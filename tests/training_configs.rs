@@ -126,3 +126,42 @@ fn database_entries_carry_their_own_weight() {
         serde_json::from_str::<TrainConfig>(r#"{"database": [{"path": "d", "wieght": 2}]}"#);
     assert!(misspelt.is_err());
 }
+
+/// Every batch file a recipe names is in training/data/ or is one a
+/// relabel replaced, which the manifest names in its successor's
+/// `relabelled` field and `scripts/batch_history.py restore` brings back
+/// from git history; so no recipe names a batch nobody can find.
+#[test]
+fn every_batch_a_recipe_names_is_in_the_tree_or_a_replaced_one() {
+    use kotra::train::database::Manifest;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let data = root.join("training/data");
+    let manifest = Manifest::load(&data).unwrap();
+    let replaced: Vec<&str> = manifest
+        .batches
+        .iter()
+        .filter_map(|b| b.relabelled.as_ref().map(|r| r.file.as_str()))
+        .collect();
+    let mut files = configs("training");
+    files.extend(configs("training/ablation"));
+    files.extend(configs("training/history"));
+    let mut named = 0;
+    for path in files.iter().filter(|p| !is_variant(p)) {
+        let config = TrainConfig::load(path).unwrap_or_else(|e| panic!("{e}"));
+        for entry in &config.database {
+            let batch = entry.path();
+            if batch.extension().is_none_or(|x| x != "kpd") {
+                continue;
+            }
+            named += 1;
+            let name = batch.file_name().unwrap().to_string_lossy();
+            assert!(
+                root.join(batch).is_file() || replaced.contains(&&*name),
+                "{}: {} is neither in training/data/ nor a batch the manifest says a relabel replaced",
+                path.display(),
+                batch.display()
+            );
+        }
+    }
+    assert!(named > 100, "{named} batch files named");
+}

@@ -49,9 +49,12 @@ pub fn name(seed: u64, teacher: &str, settings: &str, bytes: &[u8]) -> String {
 /// The records of the batch file at `path`, after checking its frame, its
 /// name against its content, and every record.
 pub fn read(path: &Path) -> Result<Vec<Record>, DatabaseError> {
-    let bytes = std::fs::read(path).map_err(|error| DatabaseError::Read {
-        path: path.to_owned(),
-        error,
+    let bytes = std::fs::read(path).map_err(|error| match error.kind() {
+        std::io::ErrorKind::NotFound => DatabaseError::MissingBatch(path.to_owned()),
+        _ => DatabaseError::Read {
+            path: path.to_owned(),
+            error,
+        },
     })?;
     let bad = |why: String| DatabaseError::Batch {
         path: path.to_owned(),

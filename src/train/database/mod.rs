@@ -33,6 +33,14 @@ pub enum DatabaseError {
     Manifest { path: PathBuf, why: String },
     #[error("{0}: no position database here (no manifest.json, and not a .kpd batch file)")]
     NotADatabase(PathBuf),
+    /// A batch file a recipe names is gone: in this repository, most
+    /// likely one a relabel replaced, which leaves the tree but not git
+    /// history.
+    #[error(
+        "{0}: no such batch file (one a relabel replaced leaves training/data/ for git history; \
+         `scripts/batch_history.py restore RECIPE` brings back the files a recipe names)"
+    )]
+    MissingBatch(PathBuf),
 }
 
 /// The records of every batch that `paths` name: a folder stands for the
@@ -71,6 +79,15 @@ pub fn batch_files(path: &Path) -> Result<Vec<PathBuf>, DatabaseError> {
     }
 }
 
+/// Whether every batch file `path` stands for is there, so that a run
+/// can say so before it spends hours on what comes before reading them.
+pub fn check_present(path: &Path) -> Result<(), DatabaseError> {
+    match batch_files(path)?.into_iter().find(|f| !f.is_file()) {
+        Some(gone) => Err(DatabaseError::MissingBatch(gone)),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,6 +100,14 @@ mod tests {
             e,
             "cannot read /nonexistent/kotra-db: no such file or folder"
         );
+        // A named batch file that is gone says where it went.
+        let gone = Path::new("/nonexistent/b00001-0-0-0.kpd");
+        let e = load(&[gone.to_owned()]).unwrap_err();
+        assert!(matches!(e, DatabaseError::MissingBatch(_)), "{e}");
+        assert!(e.to_string().contains("batch_history.py restore"), "{e}");
+        let e = check_present(gone).unwrap_err();
+        assert!(matches!(e, DatabaseError::MissingBatch(_)), "{e}");
+        assert!(check_present(Path::new("training/data")).is_ok());
         let e = batch_files(Path::new("src")).unwrap_err();
         assert!(matches!(e, DatabaseError::NotADatabase(_)), "{e}");
         let e = batch_files(Path::new("Cargo.toml")).unwrap_err();

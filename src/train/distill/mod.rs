@@ -137,6 +137,11 @@ pub(super) fn run(
 fn positions(opts: &TrainOptions, plan: &DistillPlan) -> Result<(Vec<Sample>, usize), TrainError> {
     let (games, weighting) = (&plan.games, &plan.weighting);
     let teacher = Evaluator::new(Model::load(&plan.teacher)?);
+    // The database is read after the teacher's games: a missing batch
+    // must stop the run before them, not hours later.
+    for (path, _) in &plan.database {
+        crate::train::database::check_present(path)?;
+    }
     let mut sets = sets_of_run(&opts.out_dir, plan).into_iter();
     let main_set = sets.next().expect("a run has its main set").set;
     let extra_sets: Vec<(TeacherSet, usize, Option<Evaluator>)> = sets
