@@ -10,7 +10,7 @@ would weigh on each checkout; git history already holds them.
 
     python3 scripts/batch_history.py prune [--data DIR]
         removes from DIR (training/data) each .kpd file the manifest does
-        not name, provided git has it committed as it is (so that it can
+        not name, provided git history holds it as it is (so that it can
         come back); the commit of the removal is the caller's
     python3 scripts/batch_history.py restore RECIPE.json...
         writes back every .kpd file the recipes' `database` names that is
@@ -138,11 +138,11 @@ def prune(data_dir):
         if not name.endswith(BATCH_EXTENSION) or name in named:
             continue
         path = os.path.join(data_dir, name)
-        tracked = git("ls-files", "--error-unmatch", "--", path).returncode == 0
-        unchanged = git("diff", "--quiet", "HEAD", "--", path).returncode == 0
-        if not (tracked and unchanged):
-            print(f"kept {path}: not committed as it is, so it could not "
-                  "come back")
+        with open(path, "rb") as f:
+            kept = from_history(path) == f.read()
+        if not kept:
+            print(f"kept {path}: git history does not hold it as it is, so "
+                  "it could not come back")
             continue
         os.remove(path)
         removed += 1
