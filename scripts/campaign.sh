@@ -2,7 +2,8 @@
 # The training campaign's generator in the background, at the lowest
 # priority (nice 19, idle I/O class), so that it takes only what the
 # session's own work leaves of the cores. Start it first thing in every
-# session; commit training/data/ before the session stops.
+# session; commit what it finished (scripts/campaign_commit.sh) before the
+# session stops.
 #
 #   scripts/campaign.sh start [MINUTES] [more `campaign run` options]
 #                                   builds the release binary, copies it

@@ -1,0 +1,54 @@
+#!/bin/bash
+# Commits what the campaign has finished in training/data/ (issue 70): the
+# campaign itself commits nothing, and a session must commit its batches
+# before it stops. For every batch file the manifest names that git does
+# not have yet, one line of the message: a new batch (its positions, its
+# teacher and labelling depth) or a relabelled one (what it replaced).
+# Before it stages, it writes the candidate recipe's list of deep batches
+# (scripts/campaign_candidate.py) and takes the files relabels replaced
+# out of the tree (scripts/batch_history.py prune; git history keeps
+# them).
+#
+#   scripts/campaign_commit.sh [TEACHER_NAME]
+#
+# TEACHER_NAME (e.g. kotra-v36) names the teacher in the message; without
+# it the teacher's digest does. Exits 0 with "nothing new" when the
+# manifest names no file git lacks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+teacher=${1:-}
+message=$(python3 - "$teacher" <<'EOF'
+import json, subprocess, sys
+
+teacher = sys.argv[1]
+manifest = json.load(open("training/data/manifest.json"))
+tracked = set(subprocess.run(["git", "ls-files", "training/data"], capture_output=True,
+                             text=True, check=True).stdout.split())
+lines = []
+for b in manifest["batches"]:
+    if "training/data/" + b["file"] in tracked:
+        continue
+    who = teacher or b["teacher_sha256"][:8]
+    depth = b["labelling"].split(" ", 1)[0]
+    was = b.get("relabelled")
+    if was:
+        lines.append(f"batch {b['seed']} relabelled ({b['positions']:,} positions, by {who} at "
+                     f"{depth} in place of {was['teacher_sha256'][:8]}'s "
+                     f"{was['labelling'].split(' ', 1)[0]} labels)")
+    else:
+        lines.append(f"batch {b['seed']} ({b['positions']:,} positions, {who} at {depth})")
+total = sum(b["positions"] for b in manifest["batches"])
+if lines:
+    print("Campaign: " + "; ".join(lines)
+          + f" ({len(manifest['batches'])} batches, {total:,} positions; candidate list updated)")
+EOF
+)
+if [ -z "$message" ]; then
+  echo "nothing new"
+  exit 0
+fi
+python3 scripts/campaign_candidate.py >/dev/null
+python3 scripts/batch_history.py prune >/dev/null
+git add training/data training/campaign-candidate.json
+git commit -q -m "$message"
+git log --oneline -1
