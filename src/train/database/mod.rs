@@ -79,8 +79,8 @@ pub fn batch_files(path: &Path) -> Result<Vec<PathBuf>, DatabaseError> {
     }
 }
 
-/// Whether every batch file `path` stands for is there, so that a run
-/// can say so before it spends hours on what comes before reading them.
+/// Names the first batch file `path` stands for that is not there, so
+/// that a run can stop before the hours it spends ahead of reading them.
 pub fn check_present(path: &Path) -> Result<(), DatabaseError> {
     match batch_files(path)?.into_iter().find(|f| !f.is_file()) {
         Some(gone) => Err(DatabaseError::MissingBatch(gone)),
