@@ -57,7 +57,10 @@ if [ "$gnubg_games" -gt 0 ]; then
   shipped=runs/strength/campaign-shipped-$digest-$gnubg_seed
   python3 scripts/strength_vs_gnubg.py --ply 0 --games "$gnubg_games" --seed "$gnubg_seed" \
     --bin "$bin" --model "$(pwd)/models/kotra.net" --dir "$shipped" | grep RESULT | sed "s/^/shipped: /"
+  # The candidate's folder is named by its digest too: a later block's
+  # candidate must not resume an earlier one's games.
+  candidate=runs/strength/campaign-candidate-$(sha256sum "$out/model.net" | cut -c1-8)-$gnubg_seed
   python3 scripts/strength_vs_gnubg.py --ply 0 --games "$gnubg_games" --seed "$gnubg_seed" \
-    --bin "$bin" --model "$(pwd)/$out/model.net" --dir "runs/strength/campaign-candidate-$gnubg_seed" \
+    --bin "$bin" --model "$(pwd)/$out/model.net" --dir "$candidate" \
     --against "$shipped" | grep "RESULT\|PAIRED" | sed "s/^/candidate: /"
 fi

@@ -15,7 +15,9 @@ process (seed SEED * 1000 + chunk number) at low priority, `--procs` at a
 time. A chunk whose output holds its summary line is done: a killed run
 started again plays only the chunks missing, losing at most those in
 flight. Every finished chunk is pooled: ppg ± SE from kotra-ai's side, per
-chunk and in all.
+chunk and in all. The folder keeps whose games they are (`player.json`:
+the `--model` file's digest, the ply, the engine settings), and a run of
+another player there stops before its first game.
 
 With `--against DIR`, another network's run on the same seeds and chunks
 (its `--dir`), the two are also compared game by game: the same dice
@@ -162,14 +164,18 @@ def play_chunk(args, engine, number, games):
     return out
 
 
-def luck_judge(args):
-    """A short name for what judges luck: the digest of --bin, whose
-    compiled network does it (a rebuilt binary judges its chunks anew)."""
+def file_digest(path):
     digest = hashlib.sha256()
-    with open(os.path.abspath(args.bin), "rb") as f:
+    with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()[:8]
+
+
+def luck_judge(args):
+    """A short name for what judges luck: the digest of --bin, whose
+    compiled network does it (a rebuilt binary judges its chunks anew)."""
+    return file_digest(os.path.abspath(args.bin))
 
 
 def luck_adjusted(args, run_dir, number, points, judge):
@@ -259,6 +265,34 @@ def analyse(args):
         print("    %-18s %6.2f over %6d moves" % (key, 1000 * err / max(n, 1), n))
 
 
+def check_player(args):
+    """Before any game: --dir holds games of this player or none. A run
+    resumes from the chunks it finds, so a folder reused for another
+    network (or ply, or engine setting) would pool that one's games
+    under this one's name. The player is written to `player.json` when
+    the folder has no games yet; a folder from before this check, with
+    games and no `player.json`, is resumed as it is, with a warning."""
+    player = dict(ply=args.ply, engine_set=sorted(args.engine_set),
+                  model=file_digest(args.model) if args.model else "compiled into --bin")
+    path = os.path.join(args.dir, "player.json")
+    if os.path.exists(path):
+        try:
+            with open(path) as f:
+                theirs = json.load(f)
+        except ValueError:
+            sys.exit("--dir %s: player.json is not this script's" % args.dir)
+        if theirs != player:
+            sys.exit("--dir %s holds games of another player (%s, this run %s): give a fresh --dir"
+                     % (args.dir, json.dumps(theirs, sort_keys=True), json.dumps(player, sort_keys=True)))
+    elif glob.glob(os.path.join(args.dir, "chunk-*.jsonl")):
+        print("warning: --dir %s has games but no player.json; resumed without checking whose they are"
+              % args.dir, file=sys.stderr)
+    else:
+        with open(path + ".tmp", "w") as f:
+            json.dump(player, f, sort_keys=True)
+        os.replace(path + ".tmp", path)
+
+
 def check_against(args, chunks):
     """Before any game: the run in --against is finished and on this run's seeds."""
     other = os.path.join(args.against, "result.json")
@@ -318,6 +352,7 @@ def main():
     if args.model:
         engine += " --model " + os.path.abspath(args.model)
     sizes = [args.chunk] * (args.games // args.chunk) + ([args.games % args.chunk] if args.games % args.chunk else [])
+    check_player(args)
     if args.against:
         check_against(args, len(sizes))
     t0 = time.time()
