@@ -11,16 +11,30 @@
 #
 #   scripts/campaign_commit.sh [TEACHER_NAME]
 #
-# TEACHER_NAME (e.g. kotra-v36) names the teacher in the message; without
-# it the teacher's digest does. Exits 0 with "nothing new" when the
-# manifest names no file git lacks.
+# Teachers are named by the models/ file with their digest (else by the
+# digest); TEACHER_NAME (e.g. kotra-v36) overrides the new labels' one.
+# Exits 0 with "nothing new" when the manifest names no file git lacks.
+# DRY_RUN=1 prints the message and changes nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 teacher=${1:-}
 message=$(python3 - "$teacher" <<'EOF'
-import json, subprocess, sys
+import glob, hashlib, json, os, subprocess, sys
 
 teacher = sys.argv[1]
+# Networks by digest, so that a teacher is named as models/ names it
+# (kotra.net is the alias of a versioned file).
+names = {}
+for path in sorted(glob.glob("models/*.net")):
+    name = os.path.basename(path)[: -len(".net")]
+    if name != "kotra":
+        names[hashlib.sha256(open(path, "rb").read()).hexdigest()] = name
+
+
+def named(sha):
+    return names.get(sha, sha[:8])
+
+
 manifest = json.load(open("training/data/manifest.json"))
 tracked = set(subprocess.run(["git", "ls-files", "training/data"], capture_output=True,
                              text=True, check=True).stdout.split())
@@ -28,12 +42,12 @@ lines = []
 for b in manifest["batches"]:
     if "training/data/" + b["file"] in tracked:
         continue
-    who = teacher or b["teacher_sha256"][:8]
+    who = teacher or named(b["teacher_sha256"])
     depth = b["labelling"].split(" ", 1)[0]
     was = b.get("relabelled")
     if was:
         lines.append(f"batch {b['seed']} relabelled ({b['positions']:,} positions, by {who} at "
-                     f"{depth} in place of {was['teacher_sha256'][:8]}'s "
+                     f"{depth} in place of {named(was['teacher_sha256'])}'s "
                      f"{was['labelling'].split(' ', 1)[0]} labels)")
     else:
         lines.append(f"batch {b['seed']} ({b['positions']:,} positions, {who} at {depth})")
@@ -45,6 +59,10 @@ EOF
 )
 if [ -z "$message" ]; then
   echo "nothing new"
+  exit 0
+fi
+if [ -n "${DRY_RUN:-}" ]; then
+  echo "$message"
   exit 0
 fi
 python3 scripts/campaign_candidate.py >/dev/null
