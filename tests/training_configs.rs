@@ -23,6 +23,14 @@ fn is_variant(path: &Path) -> bool {
     name.starts_with("icelandic-") || name.starts_with("icehouse-")
 }
 
+/// The backgammon recipes of `dirs` (variant recipes left out).
+fn backgammon_recipes(dirs: &[&str]) -> Vec<PathBuf> {
+    dirs.iter()
+        .flat_map(|d| configs(d))
+        .filter(|p| !is_variant(p))
+        .collect()
+}
+
 /// The model files a recipe starts from or learns from.
 fn models_named(config: &TrainConfig) -> Vec<&Path> {
     config
@@ -37,11 +45,9 @@ fn models_named(config: &TrainConfig) -> Vec<&Path> {
 #[test]
 fn every_backgammon_recipe_loads_and_names_models_that_exist() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = configs("training");
-    files.extend(configs("training/ablation"));
-    let backgammon: Vec<&PathBuf> = files.iter().filter(|p| !is_variant(p)).collect();
+    let backgammon = backgammon_recipes(&["training", "training/ablation"]);
     assert!(backgammon.len() >= 8, "{} recipes", backgammon.len());
-    for path in backgammon {
+    for path in &backgammon {
         let config = TrainConfig::load(path).unwrap_or_else(|e| panic!("{e}"));
         let models = models_named(&config);
         for model in models {
@@ -142,12 +148,9 @@ fn every_batch_a_recipe_names_is_in_the_tree_or_a_replaced_one() {
         .iter()
         .filter_map(|b| b.relabelled.as_ref().map(|r| r.file.as_str()))
         .collect();
-    let mut files = configs("training");
-    files.extend(configs("training/ablation"));
-    files.extend(configs("training/history"));
     let mut named = 0;
-    for path in files.iter().filter(|p| !is_variant(p)) {
-        let config = TrainConfig::load(path).unwrap_or_else(|e| panic!("{e}"));
+    for path in backgammon_recipes(&["training", "training/ablation", "training/history"]) {
+        let config = TrainConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
         for entry in &config.database {
             let batch = entry.path();
             if batch.extension().is_none_or(|x| x != "kpd") {
