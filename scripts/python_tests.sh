@@ -2,8 +2,7 @@
 # The Python package's tests: builds the package in release, as
 # `pip install ./python` does (on the engine alone, about a minute cold
 # on 2 cores), into a fresh virtual environment and runs pytest against
-# the command line that `cargo test` (or `cargo build`) left in
-# target/debug.
+# the command line in target/debug (built first if out of date).
 #
 #   scripts/python_tests.sh [pytest options]
 set -euo pipefail
@@ -12,7 +11,10 @@ venv=target/python-venv
 rm -rf "$venv" target/wheels
 python3 -m venv "$venv"
 "$venv/bin/pip" install --quiet maturin numpy pytest
-[ -x target/debug/kotra-ai ] || cargo build --quiet
+# Built (or found up to date) every time: a binary left from before a
+# change, such as a newly shipped network, would disagree with the
+# package built below.
+cargo build --quiet
 "$venv/bin/maturin" build --quiet --release --manifest-path python/Cargo.toml \
   --interpreter "$venv/bin/python" --out target/wheels
 "$venv/bin/pip" install --quiet target/wheels/kotra-*.whl
