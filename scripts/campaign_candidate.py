@@ -19,6 +19,14 @@ weight the recipe already gives its listed batches). With `--check` it
 writes nothing and exits 1, naming what differs, when the recipe is not
 what it would write; `scripts/campaign_judge.sh` runs that before it
 trains. The file is written whole to a temporary name and renamed.
+
+    python3 scripts/campaign_candidate.py --freeze OUT --teacher models/kotra-vN.net
+
+writes the shipped recipe of a judged candidate instead (the recipe read
+as it is, not rewritten): the folder entry expanded to the batch files
+its manifest names now, so that later batches and relabels leave the
+recipe as it was judged, and the teacher and start network named by
+their versioned file rather than `models/kotra.net`, which moves on.
 """
 import argparse
 import json
@@ -30,21 +38,53 @@ import tempfile
 DEEP = re.compile(r"^(\d+)-ply")
 
 
-def deep_batches(data_dir):
-    """The manifest's batches whose labels come from a search of 3 plies
-    or more, in seed order, as paths under `data_dir`."""
+def manifest_batches(data_dir):
+    """The manifest's batch entries, in seed order."""
     path = os.path.join(data_dir, "manifest.json")
     try:
         with open(path) as f:
             manifest = json.load(f)
     except (OSError, ValueError) as e:
         sys.exit(f"campaign_candidate: cannot read {path}: {e}")
+    return sorted(manifest.get("batches", []), key=lambda b: b["seed"])
+
+
+def deep_batches(data_dir):
+    """The manifest's batches whose labels come from a search of 3 plies
+    or more, in seed order, as paths under `data_dir`."""
     deep = []
-    for batch in sorted(manifest.get("batches", []), key=lambda b: b["seed"]):
+    for batch in manifest_batches(data_dir):
         m = DEEP.match(batch.get("labelling", ""))
         if m and int(m.group(1)) >= 3:
             deep.append(os.path.join(data_dir, batch["file"]))
     return deep
+
+
+def manifest_files(data_dir):
+    """Every batch file the manifest names, in seed order, as paths under
+    `data_dir`."""
+    return [os.path.join(data_dir, b["file"]) for b in manifest_batches(data_dir)]
+
+
+def write_atomically(path, text):
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".campaign-candidate.")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def freeze(recipe, data_dir, teacher, out):
+    """The shipped recipe: `recipe` with the folder expanded to its
+    files and `teacher` as teacher and start."""
+    database = []
+    for entry in recipe.get("database", []):
+        database.extend(manifest_files(data_dir) if entry == data_dir else [entry])
+    recipe["database"] = database
+    recipe["distill_teacher"] = teacher
+    recipe["init_model"] = teacher
+    write_atomically(out, json.dumps(recipe, indent=2, ensure_ascii=False) + "\n")
+    print(f"{out}: {len(database)} database entries, teacher and start {teacher}")
 
 
 def listed_weight(database):
@@ -81,7 +121,11 @@ def main():
     p.add_argument("--data", default="training/data")
     p.add_argument("--weight", type=int)
     p.add_argument("--check", action="store_true")
+    p.add_argument("--freeze", metavar="OUT")
+    p.add_argument("--teacher")
     args = p.parse_args()
+    if bool(args.freeze) != bool(args.teacher):
+        sys.exit("campaign_candidate: --freeze OUT and --teacher PATH go together")
     try:
         with open(args.config) as f:
             text = f.read()
@@ -92,6 +136,9 @@ def main():
     folders = [e for e in database if not isinstance(e, dict)]
     if args.data not in folders:
         sys.exit(f"campaign_candidate: {args.config} does not train on the folder {args.data}")
+    if args.freeze:
+        freeze(recipe, args.data, args.teacher, args.freeze)
+        return
     weight = args.weight or listed_weight(database)
     if not weight:
         sys.exit("campaign_candidate: the recipe lists no batch at a weight of its own; give --weight")
@@ -110,11 +157,7 @@ def main():
             f"{len(dropped)} listed that are not; run scripts/campaign_candidate.py\n"
         )
         sys.exit(1)
-    directory = os.path.dirname(os.path.abspath(args.config))
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".campaign-candidate.")
-    with os.fdopen(fd, "w") as f:
-        f.write(new)
-    os.replace(tmp, args.config)
+    write_atomically(args.config, new)
     print(f"{args.config}: {len(deep)} deep batches at weight {weight}")
 
 
