@@ -19,6 +19,7 @@ cargo build --quiet
   --interpreter "$venv/bin/python" --out target/wheels
 "$venv/bin/pip" install --quiet target/wheels/kotra-*.whl
 # Run from the tests' folder, so that `import kotra` finds the installed
-# package and not the source folder python/kotra.
+# package and not the source folder python/kotra; without pytest's cache,
+# which would write into the checkout.
 cd python/tests
-KOTRA_BIN=${KOTRA_BIN:-$PWD/../../target/debug/kotra-ai} "../../$venv/bin/python" -m pytest -q "$@"
+KOTRA_BIN=${KOTRA_BIN:-$PWD/../../target/debug/kotra-ai} "../../$venv/bin/python" -m pytest -q -p no:cacheprovider "$@"
