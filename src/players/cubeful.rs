@@ -284,6 +284,11 @@ mod tests {
 
     /// A first filter that lets one move through leaves the 1-ply search
     /// nothing to choose: the player moves as the network alone does.
+    /// Beside it, the wide 1-ply search must choose otherwise somewhere,
+    /// or the comparison would hold for a search that does nothing. A
+    /// good network may agree with its own 1-ply search on every opening
+    /// roll, so the replies to the opening are searched too, until one
+    /// differs.
     #[test]
     fn a_first_filter_of_one_move_plays_the_0ply_choice() {
         use crate::backgammon::{Dice, Position, with_legal_moves};
@@ -295,18 +300,35 @@ mod tests {
         let flat = CubefulPlayer::new(&eval, 0);
         let wide = CubefulPlayer::new(&eval, 1);
         let money = CubeState::money();
+        let choice = |p: &CubefulPlayer, list: &crate::backgammon::MoveList| {
+            p.searcher.best_move(list, &money, &p.settings).index
+        };
+        let mut replies = Vec::new();
         let mut differs = 0;
         for (dice, _) in Dice::all_rolls() {
             with_legal_moves(&Position::starting(), dice, |list| {
-                let choice =
-                    |p: &CubefulPlayer| p.searcher.best_move(list, &money, &p.settings).index;
-                assert_eq!(choice(&narrow), choice(&flat), "{dice:?}");
-                differs += usize::from(choice(&wide) != choice(&flat));
+                let played = choice(&flat, list);
+                assert_eq!(choice(&narrow, list), played, "{dice:?}");
+                differs += usize::from(choice(&wide, list) != played);
+                replies.push(list.as_slice()[played].position.swap());
             });
+        }
+        'replies: for position in &replies {
+            if differs > 0 {
+                break;
+            }
+            for (dice, _) in Dice::all_rolls() {
+                with_legal_moves(position, dice, |list| {
+                    differs += usize::from(choice(&wide, list) != choice(&flat, list));
+                });
+                if differs > 0 {
+                    break 'replies;
+                }
+            }
         }
         assert!(
             differs > 0,
-            "the wide 1-ply search changes some opening play"
+            "the wide 1-ply search changes some play of the opening or its replies"
         );
     }
 
