@@ -74,6 +74,10 @@ pub struct RunArgs {
     /// One game in this many gives a position rolled out (0 = none).
     #[arg(long, default_value_t = Selection::default().rollout_every)]
     rollout_every: u64,
+    /// One game in this many also gives a timing battle's position rolled
+    /// out, where it reaches one (0 = none).
+    #[arg(long, default_value_t = Selection::default().timing_every)]
+    timing_every: u64,
     /// Trials of each of those rollouts.
     #[arg(long, default_value_t = Selection::default().rollout_trials)]
     rollout_trials: u32,
@@ -181,6 +185,7 @@ fn run_campaign(args: RunArgs) -> anyhow::Result<()> {
             siblings: args.siblings,
             noise: args.noise,
             rollout_every: args.rollout_every,
+            timing_every: args.timing_every,
             rollout_trials: args.rollout_trials,
             label_ply: args.label_ply,
             ..Selection::default()

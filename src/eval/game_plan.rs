@@ -73,6 +73,45 @@ impl GamePlan {
     }
 }
 
+/// A priming battle that turns on timing, who must break first: both
+/// sides hold a prime (`TIMING_PRIME` or more points in a row) with a
+/// checker of the other trapped behind it, or a side priming a checker
+/// must itself enter from the bar. A search a couple of rolls deep cannot
+/// see who cracks, and greedy self-play seldom reaches these games, so
+/// the networks misjudge them most among contact positions.
+pub fn is_timing_battle(pos: &Position) -> bool {
+    if !pos.has_contact() {
+        return false;
+    }
+    let theirs = pos.swap();
+    let (i_prime, they_prime) = (mover_primes_a_checker(pos), mover_primes_a_checker(&theirs));
+    (i_prime && (they_prime || pos.mover_at(BAR) > 0)) || (they_prime && theirs.mover_at(BAR) > 0)
+}
+
+/// The fewest points in a row that count as a prime for
+/// [`is_timing_battle`].
+pub const TIMING_PRIME: u8 = 5;
+
+/// The mover's bar in [`Position::mover_at`]'s numbering.
+const BAR: usize = 25;
+
+/// The mover holds `TIMING_PRIME` points in a row ahead of the
+/// opponent's rearmost checker.
+fn mover_primes_a_checker(pos: &Position) -> bool {
+    // The opponent moves up the mover's points, entering from 0 (its bar).
+    let Some(rearmost) = (0..=24).find(|&q| pos.opponent_at(q) > 0) else {
+        return false;
+    };
+    let mut run = 0;
+    for p in (rearmost + 1..=24).rev() {
+        run = if pos.mover_at(p) >= 2 { run + 1 } else { 0 };
+        if run >= TIMING_PRIME {
+            return true;
+        }
+    }
+    false
+}
+
 /// Points each side holds (two or more checkers) among `points`, numbered
 /// from that side's own view: `(mover, opponent)`. Read straight off the
 /// board, without a swapped copy.
@@ -138,6 +177,45 @@ mod tests {
         assert!(GamePlan::Crashed.is_crashed() && !GamePlan::Holding.is_crashed());
         let race = Position::from_points(&[(6, 15)], &[(6, 15)]);
         assert_eq!(GamePlan::of(&race), GamePlan::Race);
+    }
+
+    #[test]
+    fn timing_battles_are_primes_on_both_sides_or_a_primer_on_the_bar() {
+        let prime = [(10, 2), (9, 2), (8, 2), (7, 2), (6, 2)];
+        let with = |more: &[(usize, u8)]| [&prime[..], more].concat();
+        // The doubling war's position (Position ID dnsDAQSwbRsAcA): we
+        // hold our 5- to 10-points with an opponent checker on our
+        // 4-point, and sit on the bar against its prime from its 2- to
+        // 6-point.
+        let war = Position::from_points(
+            &[(25, 3), (10, 2), (9, 2), (8, 2), (7, 2), (6, 2), (5, 2)],
+            &[(6, 2), (5, 4), (4, 2), (3, 3), (2, 2), (12, 1), (21, 1)],
+        );
+        assert!(is_timing_battle(&war) && is_timing_battle(&war.swap()));
+        // A prime with a checker of theirs on our 3-point: one-sided, and
+        // we are not on the bar.
+        let trapped = Position::from_points(&with(&[(13, 5)]), &[(22, 1), (13, 14)]);
+        assert!(mover_primes_a_checker(&trapped) && !mover_primes_a_checker(&trapped.swap()));
+        assert!(!is_timing_battle(&trapped) && !is_timing_battle(&trapped.swap()));
+        // The same with one of ours on the bar.
+        let entering = Position::from_points(&with(&[(25, 1), (13, 4)]), &[(22, 1), (13, 14)]);
+        assert!(is_timing_battle(&entering) && is_timing_battle(&entering.swap()));
+        // Both sides priming a checker.
+        let mutual = Position::from_points(
+            &with(&[(24, 1), (13, 4)]),
+            &[(10, 2), (9, 2), (8, 2), (7, 2), (6, 2), (22, 1), (13, 4)],
+        );
+        assert!(is_timing_battle(&mutual));
+        // Their checkers all past the prime: nothing is trapped.
+        let passed = Position::from_points(&with(&[(25, 1), (13, 4)]), &[(14, 2), (13, 13)]);
+        assert!(!mover_primes_a_checker(&passed) && !is_timing_battle(&passed));
+        // Four points in a row are not a prime here.
+        let four = Position::from_points(
+            &[(25, 1), (9, 2), (8, 2), (7, 2), (6, 2), (13, 6)],
+            &[(22, 1), (13, 14)],
+        );
+        assert!(!mover_primes_a_checker(&four) && !is_timing_battle(&four));
+        assert!(!is_timing_battle(&Position::starting()));
     }
 
     #[test]

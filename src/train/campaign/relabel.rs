@@ -26,7 +26,7 @@
 use super::chunk::Chunk;
 use super::selection::{Selection, Selector};
 use super::{CampaignError, Stopped, load_teacher, stop_asked_in, work_folder};
-use crate::train::database::{BatchEntry, Manifest, Origin, Record, Relabelled, batch, manifest};
+use crate::train::database::{BatchEntry, Manifest, Record, Relabelled, batch, manifest};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -160,9 +160,10 @@ fn relabel_chunk(selector: &Selector, records: &[Record]) -> Chunk {
     let records = records
         .par_iter()
         .map(|r| {
-            let target = match r.origin {
-                Origin::Rollout => r.target,
-                _ => selector.searched_label(&r.position),
+            let target = if r.origin.is_rollout() {
+                r.target
+            } else {
+                selector.searched_label(&r.position)
             };
             Record { target, ..*r }
         })
@@ -291,9 +292,10 @@ mod tests {
         let mut changed = 0;
         for (n, o) in new.iter().zip(&old) {
             assert_eq!((n.position, n.origin, n.gap), (o.position, o.origin, o.gap));
-            let expected = match o.origin {
-                Origin::Rollout => o.target,
-                _ => selector.searched_label(&o.position),
+            let expected = if o.origin.is_rollout() {
+                o.target
+            } else {
+                selector.searched_label(&o.position)
             };
             let stored = Record {
                 target: expected,

@@ -26,7 +26,7 @@ use crate::backgammon::{GameResult, GameState, MoveList, Phase, Position};
 #[cfg(test)]
 use crate::cube::CubeAction;
 use crate::cube::{CubeDecision, CubeState};
-use crate::eval::game_plan::GamePlan;
+use crate::eval::game_plan::{GamePlan, is_timing_battle};
 use crate::eval::{Evaluator, FirstLayerMemo, NetKind, Probs};
 use crate::players::duel::roll_for_turn;
 use crate::search::{Preselector, RankedMove, SearchSettings, Searcher};
@@ -58,6 +58,9 @@ pub struct Selection {
     pub max_turns: usize,
     /// One game in this many gives a rolled-out position (0 = none).
     pub rollout_every: u64,
+    /// One game in this many also gives a position of a timing battle
+    /// ([`is_timing_battle`]) rolled out, where it reaches one (0 = none).
+    pub timing_every: u64,
     /// Trials of each rollout (0-ply, variance reduction, to the end).
     pub rollout_trials: u32,
     /// The depth a kept position's target is searched at: 2 takes the
@@ -78,6 +81,7 @@ impl Default for Selection {
             noise: 0.05,
             max_turns: 400,
             rollout_every: 4,
+            timing_every: 1,
             rollout_trials: 36,
             label_ply: 3,
         }
@@ -97,7 +101,7 @@ impl Selection {
     /// How positions are chosen, in words (the manifest's `selection`).
     pub fn selection(&self) -> String {
         format!(
-            "teacher games at 0-ply with move noise {}; a checker decision is kept where the 0-ply choice loses at least {} by 2-ply values (after-states of both choices and {} more 2-ply candidates); a cube decision where the roller's 0-ply win chance is within {:?} and the 0-ply action loses at least {} by 2-ply values (the position before the roll); one game in {} gives a position of a hard game plan or the doubling window {:?} rolled out ({} trials, 0-ply, variance reduction, to the end)",
+            "teacher games at 0-ply with move noise {}; a checker decision is kept where the 0-ply choice loses at least {} by 2-ply values (after-states of both choices and {} more 2-ply candidates); a cube decision where the roller's 0-ply win chance is within {:?} and the 0-ply action loses at least {} by 2-ply values (the position before the roll); one game in {} gives a position of a hard game plan or the doubling window {:?} rolled out, and one game in {} a position of a timing battle (both sides priming a checker, or a side priming one while on the bar) ({} trials, 0-ply, variance reduction, to the end)",
             self.noise,
             self.threshold,
             self.siblings,
@@ -105,6 +109,7 @@ impl Selection {
             self.threshold,
             self.rollout_every,
             ROLLOUT_WINDOW,
+            self.timing_every,
             self.rollout_trials
         )
     }
@@ -113,6 +118,26 @@ impl Selection {
 /// The roller's win chance in which a position may be rolled out
 /// (beside any position of a hard game plan).
 const ROLLOUT_WINDOW: [f32; 2] = [0.55, 0.9];
+
+/// Which rolled-out positions a game gives beside its searched ones.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Strata {
+    /// One position of a hard game plan or the doubling window.
+    pub hard: bool,
+    /// One position of a timing battle, where the game reaches one.
+    pub timing: bool,
+}
+
+impl Strata {
+    /// The strata of game `g` of a batch under `how`.
+    pub fn of_game(how: &Selection, g: u64) -> Strata {
+        let every = |n: u64| n > 0 && g.is_multiple_of(n);
+        Strata {
+            hard: every(how.rollout_every),
+            timing: every(how.timing_every),
+        }
+    }
+}
 
 /// What one game gave.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -146,9 +171,9 @@ impl<'a> Selector<'a> {
         }
     }
 
-    /// One teacher game from `rng`, with the positions it selects; with
-    /// `roll_out`, also one position of the game rolled out.
-    pub fn play_game(&self, rng: &mut SmallRng, roll_out: bool) -> GameYield {
+    /// One teacher game from `rng`, with the positions it selects, and
+    /// the rolled-out positions its `strata` ask for.
+    pub fn play_game(&self, rng: &mut SmallRng, strata: Strata) -> GameYield {
         let mut out = GameYield::default();
         let mut game = GameState::new(CubeRules::default(), true, false);
         let policy = MovePolicy {
@@ -157,6 +182,7 @@ impl<'a> Selector<'a> {
         };
         let mut equities: Vec<f32> = Vec::with_capacity(64);
         let mut rollout_pool: Vec<Position> = Vec::new();
+        let mut timing_pool: Vec<Position> = Vec::new();
         for turn in 0..self.how.max_turns {
             let dice = roll_for_turn(rng, turn);
             let rolled = if turn == 0 {
@@ -167,8 +193,11 @@ impl<'a> Selector<'a> {
             };
             debug_assert!(rolled.is_ok());
             let learns = self.eval.net_kind(&game.position).is_some();
-            if roll_out && learns && self.worth_rolling_out(&game.position) {
+            if strata.hard && learns && self.worth_rolling_out(&game.position) {
                 rollout_pool.push(game.position);
+            }
+            if strata.timing && learns && is_timing_battle(&game.position) {
+                timing_pool.push(game.position);
             }
             let played = game.play_chosen(|_, list| {
                 let moves = list.as_slice();
@@ -192,17 +221,26 @@ impl<'a> Selector<'a> {
                 break;
             }
         }
-        if let Some(position) = rollout_pool.choose(rng) {
-            let sample = Sample {
-                position: *position,
-                kind: NetKind::Contact,
-                target: Probs::default(),
-            };
-            let target = rolled_out(&self.cube, &sample, self.how.rollout_trials, rng.random());
-            out.records
-                .push(Record::new(*position, Origin::Rollout, target, 0.0));
+        for (pool, origin) in [
+            (&rollout_pool, Origin::Rollout),
+            (&timing_pool, Origin::TimingRollout),
+        ] {
+            if let Some(position) = pool.choose(rng) {
+                out.records.push(self.rolled_out(*position, origin, rng));
+            }
         }
         out
+    }
+
+    /// `position`'s record with a rollout's target.
+    fn rolled_out(&self, position: Position, origin: Origin, rng: &mut SmallRng) -> Record {
+        let sample = Sample {
+            position,
+            kind: NetKind::Contact,
+            target: Probs::default(),
+        };
+        let target = rolled_out(&self.cube, &sample, self.how.rollout_trials, rng.random());
+        Record::new(position, origin, target, 0.0)
     }
 
     /// A contact position whose fate lies beyond a 2-ply search's sight:
@@ -353,7 +391,7 @@ mod tests {
             ..Selection::default()
         };
         let selector = Selector::new(&eval, how);
-        let game = selector.play_game(&mut SmallRng::seed_from_u64(3), false);
+        let game = selector.play_game(&mut SmallRng::seed_from_u64(3), Strata::default());
         assert!(game.decisions > 20 && game.disagreements > 0, "{game:?}");
         assert!(game.disagreements < game.decisions);
         let search = Searcher::new(&eval)
@@ -393,7 +431,7 @@ mod tests {
         };
         let game = |label_ply, seed| {
             Selector::new(&eval, how(label_ply))
-                .play_game(&mut SmallRng::seed_from_u64(seed), false)
+                .play_game(&mut SmallRng::seed_from_u64(seed), Strata::default())
         };
         // The first game whose 0-ply play strays past the threshold: a
         // better network strays less, so no one seed is sure to.
@@ -422,23 +460,65 @@ mod tests {
     }
 
     #[test]
-    fn a_rollout_game_adds_one_rolled_out_position_and_plays_the_same_game() {
+    fn a_rollout_game_adds_its_rolled_out_positions_and_plays_the_same_game() {
         let eval = Evaluator::new(Model::load(std::path::Path::new("models/kotra.net")).unwrap());
         let selector = Selector::new(&eval, Selection::default());
-        let plain = selector.play_game(&mut SmallRng::seed_from_u64(5), false);
-        let rolled = selector.play_game(&mut SmallRng::seed_from_u64(5), true);
-        let (rollouts, searched): (Vec<Record>, Vec<Record>) = rolled
-            .records
-            .iter()
-            .partition(|r| r.origin == Origin::Rollout);
-        assert_eq!(searched, plain.records, "the rollout comes after the game");
-        assert_eq!(rollouts.len(), 1);
-        let r = rollouts[0];
-        assert!(selector.worth_rolling_out(&r.position));
-        assert_eq!(r.target, r.target.consistent());
-        // Thirty-six trials with variance reduction land near the network.
-        let net = eval.probs(&r.position);
-        assert!((r.target.win() - net.win()).abs() < 0.2, "{r:?} {net:?}");
+        let both = Strata {
+            hard: true,
+            timing: true,
+        };
+        // The first game that reaches a timing battle: about one game in
+        // four does.
+        let (plain, rolled) = (5..25)
+            .map(|seed| {
+                let play = |strata| selector.play_game(&mut SmallRng::seed_from_u64(seed), strata);
+                (play(Strata::default()), play(both))
+            })
+            .find(|(_, rolled)| {
+                rolled
+                    .records
+                    .iter()
+                    .any(|r| r.origin == Origin::TimingRollout)
+            })
+            .expect("one of twenty games reaches a timing battle");
+        let (rollouts, searched): (Vec<Record>, Vec<Record>) =
+            rolled.records.iter().partition(|r| r.origin.is_rollout());
+        assert_eq!(searched, plain.records, "the rollouts come after the game");
+        assert_eq!(rollouts.len(), 2);
+        assert_eq!(rollouts[0].origin, Origin::Rollout);
+        assert!(selector.worth_rolling_out(&rollouts[0].position));
+        assert_eq!(rollouts[1].origin, Origin::TimingRollout);
+        assert!(is_timing_battle(&rollouts[1].position));
+        for r in rollouts {
+            assert_eq!(r.target, r.target.consistent());
+            // Thirty-six trials with variance reduction land near the
+            // network.
+            let net = eval.probs(&r.position);
+            assert!((r.target.win() - net.win()).abs() < 0.25, "{r:?} {net:?}");
+        }
+    }
+
+    #[test]
+    fn a_games_strata_follow_its_number() {
+        let how = Selection {
+            rollout_every: 4,
+            timing_every: 2,
+            ..Selection::default()
+        };
+        let strata = |g| {
+            let s = Strata::of_game(&how, g);
+            (s.hard, s.timing)
+        };
+        assert_eq!(strata(0), (true, true));
+        assert_eq!(strata(2), (false, true));
+        assert_eq!(strata(3), (false, false));
+        assert_eq!(strata(8), (true, true));
+        let none = Selection {
+            rollout_every: 0,
+            timing_every: 0,
+            ..Selection::default()
+        };
+        assert_eq!(Strata::of_game(&none, 0), Strata::default());
     }
 
     #[test]

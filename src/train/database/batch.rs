@@ -99,7 +99,7 @@ mod tests {
             .map(|i| {
                 Record::new(
                     Position::starting(),
-                    Origin::ALL[i % 5],
+                    Origin::ALL[i % Origin::ALL.len()],
                     Probs([0.5, 0.1 * (i % 3) as f32, 0.0, 0.1, 0.01]),
                     0.01 * i as f32,
                 )

@@ -30,16 +30,26 @@ pub enum Origin {
     CubeAction,
     /// A position valued by a rollout (back games, the doubling window).
     Rollout,
+    /// A timing battle's position valued by a rollout (primes on both
+    /// sides, or a side priming a checker while on the bar itself).
+    TimingRollout,
 }
 
 impl Origin {
-    pub const ALL: [Origin; 5] = [
+    pub const ALL: [Origin; 6] = [
         Origin::SearchChoice,
         Origin::StaticChoice,
         Origin::Sibling,
         Origin::CubeAction,
         Origin::Rollout,
+        Origin::TimingRollout,
     ];
+
+    /// Whether the target came from a rollout, which a relabelling
+    /// search keeps: it already looks to the game's end.
+    pub fn is_rollout(self) -> bool {
+        matches!(self, Origin::Rollout | Origin::TimingRollout)
+    }
 
     fn code(self) -> u8 {
         self as u8
@@ -57,6 +67,7 @@ impl Origin {
             Origin::Sibling => "sibling",
             Origin::CubeAction => "cube_action",
             Origin::Rollout => "rollout",
+            Origin::TimingRollout => "timing_rollout",
         }
     }
 }
