@@ -27,6 +27,11 @@ as it is, not rewritten): the folder entry expanded to the batch files
 its manifest names now, so that later batches and relabels leave the
 recipe as it was judged, and the teacher and start network named by
 their versioned file rather than `models/kotra.net`, which moves on.
+Batches that landed after the judged run started are not its: give the
+copies `scripts/campaign_judge.sh` kept when it started training,
+
+    python3 scripts/campaign_candidate.py --config RUN.recipe.json \
+        --manifest RUN.manifest.json --freeze OUT --teacher models/kotra-vN.net
 """
 import argparse
 import json
@@ -38,9 +43,10 @@ import tempfile
 DEEP = re.compile(r"^(\d+)-ply")
 
 
-def manifest_batches(data_dir):
-    """The manifest's batch entries, in seed order."""
-    path = os.path.join(data_dir, "manifest.json")
+def manifest_batches(data_dir, path=None):
+    """The batch entries of the manifest at `path` (by default the one in
+    `data_dir`), in seed order."""
+    path = path or os.path.join(data_dir, "manifest.json")
     try:
         with open(path) as f:
             manifest = json.load(f)
@@ -60,10 +66,10 @@ def deep_batches(data_dir):
     return deep
 
 
-def manifest_files(data_dir):
-    """Every batch file the manifest names, in seed order, as paths under
-    `data_dir`."""
-    return [os.path.join(data_dir, b["file"]) for b in manifest_batches(data_dir)]
+def manifest_files(data_dir, manifest=None):
+    """Every batch file the manifest (`manifest`, or the one in
+    `data_dir`) names, in seed order, as paths under `data_dir`."""
+    return [os.path.join(data_dir, b["file"]) for b in manifest_batches(data_dir, manifest)]
 
 
 def write_atomically(path, text):
@@ -74,12 +80,13 @@ def write_atomically(path, text):
     os.replace(tmp, path)
 
 
-def freeze(recipe, data_dir, teacher, out):
-    """The shipped recipe: `recipe` with the folder expanded to its
-    files and `teacher` as teacher and start."""
+def freeze(recipe, data_dir, teacher, out, manifest=None):
+    """The shipped recipe: `recipe` with the folder expanded to the files
+    `manifest` (by default the folder's own) names and `teacher` as
+    teacher and start."""
     database = []
     for entry in recipe.get("database", []):
-        database.extend(manifest_files(data_dir) if entry == data_dir else [entry])
+        database.extend(manifest_files(data_dir, manifest) if entry == data_dir else [entry])
     recipe["database"] = database
     recipe["distill_teacher"] = teacher
     recipe["init_model"] = teacher
@@ -123,6 +130,8 @@ def main():
     p.add_argument("--check", action="store_true")
     p.add_argument("--freeze", metavar="OUT")
     p.add_argument("--teacher")
+    p.add_argument("--manifest", help="with --freeze: the manifest the judged run trained on "
+                   "(campaign_judge.sh keeps it as OUT/../NAME.manifest.json)")
     args = p.parse_args()
     if bool(args.freeze) != bool(args.teacher):
         sys.exit("campaign_candidate: --freeze OUT and --teacher PATH go together")
@@ -137,7 +146,7 @@ def main():
     if args.data not in folders:
         sys.exit(f"campaign_candidate: {args.config} does not train on the folder {args.data}")
     if args.freeze:
-        freeze(recipe, args.data, args.teacher, args.freeze)
+        freeze(recipe, args.data, args.teacher, args.freeze, args.manifest)
         return
     weight = args.weight or listed_weight(database)
     if not weight:

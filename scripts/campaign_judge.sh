@@ -15,7 +15,9 @@
 #   scripts/campaign_judge.sh [CONFIG] [OUT] [DUEL_GAMES] [GNUBG_GAMES] [GNUBG_SEED]
 #
 # Defaults: training/campaign-candidate.json, runs/campaign-candidate,
-# 100000, 0, 701. A training run in OUT is resumed (a finished one is reused;
+# 100000, 0, 701. A fresh run keeps its recipe and the database's
+# manifest as OUT.recipe.json and OUT.manifest.json, which freeze the
+# recipe if it ships. A training run in OUT is resumed (a finished one is reused;
 # delete OUT to train again); the gnubg runs resume from their chunks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +45,14 @@ chmod 755 "$bin"
 $bin campaign status
 resume=()
 [ -d "$out" ] && resume=(--resume)
+# What a fresh run trains on, kept beside it: batches that land while it
+# trains are not the judged candidate's, and freezing its recipe later
+# (campaign_candidate.py --freeze --config/--manifest) must not list them.
+if [ ${#resume[@]} -eq 0 ]; then
+  mkdir -p "$(dirname "$out")"
+  cp "$config" "$out.recipe.json"
+  cp training/data/manifest.json "$out.manifest.json"
+fi
 $bin train --config "$config" --out "$out" "${resume[@]}" --quiet 2>&1 | tail -n 2
 half=$(( duel_games / 2 ))
 for seed in 71 72; do
