@@ -3,7 +3,7 @@
 //! crashed boards) are visited rarely by its own play, so training looks
 //! for them on purpose.
 
-use crate::backgammon::Position;
+use crate::backgammon::{BAR, Position};
 
 /// A contact position's game plan, judged for both sides. Named in
 /// training configs in snake case (`"back_game"`).
@@ -90,10 +90,7 @@ pub fn is_timing_battle(pos: &Position) -> bool {
 
 /// The fewest points in a row that count as a prime for
 /// [`is_timing_battle`].
-pub const TIMING_PRIME: u8 = 5;
-
-/// The mover's bar in [`Position::mover_at`]'s numbering.
-const BAR: usize = 25;
+const TIMING_PRIME: u8 = 5;
 
 /// The mover holds `TIMING_PRIME` points in a row ahead of the
 /// opponent's rearmost checker.

@@ -24,7 +24,7 @@ use chunk::Chunk;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use rayon::prelude::*;
-use selection::{GameYield, Selection, Selector, Strata};
+use selection::{GameYield, Rollouts, Selection, Selector};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -265,7 +265,7 @@ fn play_chunk(selector: &Selector, opts: &CampaignOptions, seed: u64, c: u64) ->
         .into_par_iter()
         .map(|g| {
             let mut rng = SmallRng::seed_from_u64(splitmix(splitmix(seed) ^ splitmix(g)));
-            selector.play_game(&mut rng, Strata::of_game(&opts.selection, g))
+            selector.play_game(&mut rng, Rollouts::of_game(&opts.selection, g))
         })
         .collect();
     let mut chunk = Chunk {

@@ -121,18 +121,18 @@ const ROLLOUT_WINDOW: [f32; 2] = [0.55, 0.9];
 
 /// Which rolled-out positions a game gives beside its searched ones.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Strata {
+pub struct Rollouts {
     /// One position of a hard game plan or the doubling window.
     pub hard: bool,
     /// One position of a timing battle, where the game reaches one.
     pub timing: bool,
 }
 
-impl Strata {
-    /// The strata of game `g` of a batch under `how`.
-    pub fn of_game(how: &Selection, g: u64) -> Strata {
+impl Rollouts {
+    /// The rollouts game `g` of a batch gives under `how`.
+    pub fn of_game(how: &Selection, g: u64) -> Rollouts {
         let every = |n: u64| n > 0 && g.is_multiple_of(n);
-        Strata {
+        Rollouts {
             hard: every(how.rollout_every),
             timing: every(how.timing_every),
         }
@@ -172,8 +172,8 @@ impl<'a> Selector<'a> {
     }
 
     /// One teacher game from `rng`, with the positions it selects, and
-    /// the rolled-out positions its `strata` ask for.
-    pub fn play_game(&self, rng: &mut SmallRng, strata: Strata) -> GameYield {
+    /// the rolled-out positions its `rollouts` ask for.
+    pub fn play_game(&self, rng: &mut SmallRng, rollouts: Rollouts) -> GameYield {
         let mut out = GameYield::default();
         let mut game = GameState::new(CubeRules::default(), true, false);
         let policy = MovePolicy {
@@ -193,10 +193,10 @@ impl<'a> Selector<'a> {
             };
             debug_assert!(rolled.is_ok());
             let learns = self.eval.net_kind(&game.position).is_some();
-            if strata.hard && learns && self.worth_rolling_out(&game.position) {
+            if rollouts.hard && learns && self.worth_rolling_out(&game.position) {
                 rollout_pool.push(game.position);
             }
-            if strata.timing && learns && is_timing_battle(&game.position) {
+            if rollouts.timing && learns && is_timing_battle(&game.position) {
                 timing_pool.push(game.position);
             }
             let played = game.play_chosen(|_, list| {
@@ -391,7 +391,7 @@ mod tests {
             ..Selection::default()
         };
         let selector = Selector::new(&eval, how);
-        let game = selector.play_game(&mut SmallRng::seed_from_u64(3), Strata::default());
+        let game = selector.play_game(&mut SmallRng::seed_from_u64(3), Rollouts::default());
         assert!(game.decisions > 20 && game.disagreements > 0, "{game:?}");
         assert!(game.disagreements < game.decisions);
         let search = Searcher::new(&eval)
@@ -431,7 +431,7 @@ mod tests {
         };
         let game = |label_ply, seed| {
             Selector::new(&eval, how(label_ply))
-                .play_game(&mut SmallRng::seed_from_u64(seed), Strata::default())
+                .play_game(&mut SmallRng::seed_from_u64(seed), Rollouts::default())
         };
         // The first game whose 0-ply play strays past the threshold: a
         // better network strays less, so no one seed is sure to.
@@ -463,7 +463,7 @@ mod tests {
     fn a_rollout_game_adds_its_rolled_out_positions_and_plays_the_same_game() {
         let eval = Evaluator::new(Model::load(std::path::Path::new("models/kotra.net")).unwrap());
         let selector = Selector::new(&eval, Selection::default());
-        let both = Strata {
+        let both = Rollouts {
             hard: true,
             timing: true,
         };
@@ -471,8 +471,9 @@ mod tests {
         // four does.
         let (plain, rolled) = (5..25)
             .map(|seed| {
-                let play = |strata| selector.play_game(&mut SmallRng::seed_from_u64(seed), strata);
-                (play(Strata::default()), play(both))
+                let play =
+                    |rollouts| selector.play_game(&mut SmallRng::seed_from_u64(seed), rollouts);
+                (play(Rollouts::default()), play(both))
             })
             .find(|(_, rolled)| {
                 rolled
@@ -499,26 +500,26 @@ mod tests {
     }
 
     #[test]
-    fn a_games_strata_follow_its_number() {
+    fn a_games_rollouts_follow_its_number() {
         let how = Selection {
             rollout_every: 4,
             timing_every: 2,
             ..Selection::default()
         };
-        let strata = |g| {
-            let s = Strata::of_game(&how, g);
+        let kinds = |g| {
+            let s = Rollouts::of_game(&how, g);
             (s.hard, s.timing)
         };
-        assert_eq!(strata(0), (true, true));
-        assert_eq!(strata(2), (false, true));
-        assert_eq!(strata(3), (false, false));
-        assert_eq!(strata(8), (true, true));
+        assert_eq!(kinds(0), (true, true));
+        assert_eq!(kinds(2), (false, true));
+        assert_eq!(kinds(3), (false, false));
+        assert_eq!(kinds(8), (true, true));
         let none = Selection {
             rollout_every: 0,
             timing_every: 0,
             ..Selection::default()
         };
-        assert_eq!(Strata::of_game(&none, 0), Strata::default());
+        assert_eq!(Rollouts::of_game(&none, 0), Rollouts::default());
     }
 
     #[test]
