@@ -46,8 +46,14 @@ fn chequer_and_cube_decisions() {
          position gnubgid 4HPwATDgc/ABMA:MBkAAAAAAAAE\ngo cube\n",
     );
     let answers: Vec<&String> = out.iter().filter(|l| !l.starts_with("info")).collect();
-    // 54 from the opening, the oracle's example position.
-    assert_eq!(answers[0], "bestmove 24/20 13/8");
+    // 54 in the oracle's example position: gnubg's 2-ply puts its two
+    // best moves 0.0005 apart and every other one at least 0.048 behind,
+    // so either is a sound answer and nothing else is.
+    assert!(
+        ["bestmove 24/20 6/1*", "bestmove 24/20 13/8"].contains(&answers[0].as_str()),
+        "{}",
+        answers[0]
+    );
     // 34/36 to win on the last roll: double, and the opponent passes.
     assert_eq!(answers[1], "bestcube double");
     assert_eq!(answers[2], "bestcube pass");

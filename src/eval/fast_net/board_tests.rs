@@ -70,9 +70,11 @@ fn a_row_per_count_gives_the_separate_rows_answer_on_every_pass() {
         (FastNet::for_board(&model.race), FastNet::from(&model.race)),
     ];
     assert!(nets.iter().all(|(board, _)| board.board.is_some()));
+    // The largest change, in units of that network's rounding step.
     let mut largest = 0f32;
     for (kind, input) in walk(0x2545_f491_4f6c_dd1d, 300).into_iter().flatten() {
         let (board, separate) = &nets[(kind == NetKind::Race) as usize];
+        let unit = board.board.as_ref().unwrap().points.unit;
         let points = &board.board.as_ref().unwrap().points;
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
@@ -86,12 +88,16 @@ fn a_row_per_count_gives_the_separate_rows_answer_on_every_pass() {
         );
         let rows = separate.forward(&input);
         for (a, b) in fast.iter().zip(&rows) {
-            largest = largest.max((a - b).abs());
+            largest = largest.max((a - b).abs() / unit);
         }
     }
-    // The combined rows round once, to a multiple of 2^-s, where the
-    // separate ones rounded each weight to binary16.
-    assert!(largest < 2e-3, "largest change {largest}");
+    // The combined rows round once, to a multiple of 2^-s (a unit), where
+    // the separate ones rounded each weight to binary16: each occupied
+    // point's row moves a hidden sum by at most half a unit, a board's
+    // rows by about a unit, and the upper layers carry that to the
+    // outputs at a gain of order one. A wrong row or count moves them by
+    // tenths: tens or hundreds of units.
+    assert!(largest < 4.0, "largest change {largest} units");
     assert!(
         largest > 0.0,
         "the combined rows changed nothing: not in use?"

@@ -55,7 +55,7 @@ pub(super) struct PointRows {
     /// `[slot][count][hidden]`, in units of `unit`.
     rows: LineAligned<i16>,
     /// `2^-s`: a sum's value per unit.
-    unit: f32,
+    pub(super) unit: f32,
 }
 
 impl PointRows {
