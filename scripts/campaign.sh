@@ -9,7 +9,10 @@
 #                                   builds the release binary, copies it
 #                                   aside (a rebuild cannot pull it from
 #                                   under the run) and starts it; the log
-#                                   is $KOTRA_CAMPAIGN_LOG
+#                                   is $KOTRA_CAMPAIGN_LOG. Once the
+#                                   database is full, the rest of the
+#                                   time relabels the stalest batches
+#                                   (scripts/campaign_background.sh)
 #   scripts/campaign.sh relabel MINUTES SEEDS [more `campaign relabel`
 #                                   options]  the same, but searching the
 #                                   stored batches of SEEDS (e.g. 1-36)
@@ -25,6 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 log=${KOTRA_CAMPAIGN_LOG:-/tmp/kotra-campaign.log}
 bin=/tmp/kotra-campaign-bin
+background=/tmp/kotra-campaign-background.sh
 pidfile=/tmp/kotra-campaign.pid
 
 running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
@@ -40,14 +44,17 @@ case "${1:-status}" in
     shift $(( $# >= 2 ? 2 : $# ))
     if [ "$mode" = relabel ]; then
       [ $# -ge 1 ] || { echo "usage: scripts/campaign.sh relabel MINUTES SEEDS [OPTIONS]" >&2; exit 2; }
-      command=(campaign relabel --seeds "$1")
-      shift
-    else
-      command=(campaign run)
     fi
     cargo build --release --quiet
     cp target/release/kotra-ai "$bin"
-    nohup nice -n 19 ionice -c 3 "$bin" "${command[@]}" --minutes "$minutes" "$@" >>"$log" 2>&1 &
+    if [ "$mode" = relabel ]; then
+      seeds=$1
+      shift
+      nohup nice -n 19 ionice -c 3 "$bin" campaign relabel --seeds "$seeds" --minutes "$minutes" "$@" >>"$log" 2>&1 &
+    else
+      cp scripts/campaign_background.sh "$background"
+      nohup nice -n 19 ionice -c 3 "$background" "$bin" "$log" "$minutes" "$@" >/dev/null 2>&1 &
+    fi
     echo $! >"$pidfile"
     echo "campaign ($mode) started (pid $!, at most $minutes minutes); log: $log"
     ;;
@@ -56,8 +63,12 @@ case "${1:-status}" in
       echo "no campaign is running"
       exit 0
     fi
-    target/release/kotra-ai campaign stop 2>/dev/null || "$bin" campaign stop
-    while running; do sleep 5; done
+    # Asked again while it runs: a full database's relabel, starting just
+    # after a first ask, clears the STOP file it finds.
+    while running; do
+      target/release/kotra-ai campaign stop >/dev/null 2>&1 || "$bin" campaign stop >/dev/null
+      sleep 5
+    done
     tail -n 1 "$log"
     ;;
   status)
