@@ -74,8 +74,8 @@ fn a_row_per_count_gives_the_separate_rows_answer_on_every_pass() {
     let mut largest = 0f32;
     for (kind, input) in walk(0x2545_f491_4f6c_dd1d, 300).into_iter().flatten() {
         let (board, separate) = &nets[(kind == NetKind::Race) as usize];
-        let unit = board.board.as_ref().unwrap().points.unit;
         let points = &board.board.as_ref().unwrap().points;
+        let unit = points.unit;
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU has AVX2.
