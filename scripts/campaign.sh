@@ -44,12 +44,12 @@ case "${1:-status}" in
     shift $(( $# >= 2 ? 2 : $# ))
     if [ "$mode" = relabel ]; then
       [ $# -ge 1 ] || { echo "usage: scripts/campaign.sh relabel MINUTES SEEDS [OPTIONS]" >&2; exit 2; }
+      seeds=$1
+      shift
     fi
     cargo build --release --quiet
     cp target/release/kotra-ai "$bin"
     if [ "$mode" = relabel ]; then
-      seeds=$1
-      shift
       nohup nice -n 19 ionice -c 3 "$bin" campaign relabel --seeds "$seeds" --minutes "$minutes" "$@" >>"$log" 2>&1 &
     else
       cp scripts/campaign_background.sh "$background"

@@ -61,6 +61,8 @@ pub enum Stopped {
     TimeUp,
     Asked,
     SessionQuota,
+    /// Its line ("...reached its limit of bytes") is how
+    /// scripts/campaign_background.sh knows to relabel instead.
     DatabaseFull,
     /// A relabelling run found every batch it was given relabelled.
     Finished,
