@@ -161,6 +161,13 @@ pub struct TrainConfig {
     /// the old ones).
     pub database: Vec<DatabaseEntry>,
     pub database_weight: u32,
+    /// How many times more a database position counts whose target is a
+    /// rollout (origins `rollout` and `timing_rollout`) than the others
+    /// of its entry. The rollouts are the positions where the teacher's
+    /// search misjudges timing and the doubling window, and they are a
+    /// few in a hundred of the database: at their batch's weight the
+    /// search-labelled rest outvotes them.
+    pub database_rollout_weight: u32,
     /// In a distillation that trains the race network: a fresh race
     /// network of `race_hidden` and a second layer of this many units
     /// instead of `init_model`'s (0 = keep that one).
@@ -225,6 +232,7 @@ impl Default for TrainConfig {
             banked_rollouts: Vec::new(),
             database: Vec::new(),
             database_weight: 1,
+            database_rollout_weight: 1,
             race_mid: 0,
             measure_every: 10_000,
             learner: LearnerKind::Burn,

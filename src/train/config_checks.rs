@@ -221,7 +221,10 @@ impl TrainConfig {
                 "database positions are trained by a distillation (distill_teacher)".into(),
             ));
         }
-        if self.database_weight == 0 || self.database.iter().any(|e| e.weight(1) == 0) {
+        if self.database_weight == 0
+            || self.database_rollout_weight == 0
+            || self.database.iter().any(|e| e.weight(1) == 0)
+        {
             return Err(ConfigError::Invalid(
                 "database weights must be 1 or more".into(),
             ));

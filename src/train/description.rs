@@ -76,6 +76,12 @@ pub(super) fn describe(cfg: &TrainConfig) -> String {
                 entry.weight(cfg.database_weight)
             );
         }
+        if !cfg.database.is_empty() && cfg.database_rollout_weight > 1 {
+            rolled += &format!(
+                ", its rolled-out positions {} times more",
+                cfg.database_rollout_weight
+            );
+        }
         format!(
             "kotra-ai distillation of {}'s {}-ply search over {} of its games{from}{rolled}, config seed {}",
             teacher.display(),

@@ -61,6 +61,9 @@ pub struct DistillPlan {
     /// Position databases (see `TrainConfig::database`), each with how
     /// many times a pass its positions count.
     pub database: Vec<(PathBuf, usize)>,
+    /// How many times more a database position with a rollout target
+    /// counts (`TrainConfig::database_rollout_weight`).
+    pub database_rollout_weight: usize,
     pub weighting: Weighting,
     pub passes: Passes,
 }
@@ -242,6 +245,7 @@ impl TrainConfig {
                 .iter()
                 .map(|e| (e.path().to_owned(), e.weight(self.database_weight) as usize))
                 .collect(),
+            database_rollout_weight: self.database_rollout_weight as usize,
             weighting: Weighting {
                 nets: self.distill_nets,
                 crashed_net: self.crashed_net,

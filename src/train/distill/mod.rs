@@ -211,7 +211,7 @@ fn positions(opts: &TrainOptions, plan: &DistillPlan) -> Result<(Vec<Sample>, us
         bar.set_message(format!("{distinct} positions"));
     }
     if !plan.database.is_empty() {
-        for (samples, weight) in database_samples(&plan.database)? {
+        for (samples, weight) in database_samples(&plan.database, plan.database_rollout_weight)? {
             distinct += add_trained(&mut all, samples, &[], weight, weighting);
         }
         bar.set_message(format!("{distinct} positions"));
@@ -223,9 +223,11 @@ fn positions(opts: &TrainOptions, plan: &DistillPlan) -> Result<(Vec<Sample>, us
 /// The samples of the position databases `entries` (each a path and its
 /// weight), each position once, grouped by weight in the order read: where
 /// batches repeat a position, the last one's target and its entry's weight
-/// (later batches come from later teachers).
+/// (later batches come from later teachers), `rollout_weight` times that
+/// where the target is a rollout.
 fn database_samples(
     entries: &[(std::path::PathBuf, usize)],
+    rollout_weight: usize,
 ) -> Result<Vec<(Vec<Sample>, usize)>, TrainError> {
     let mut records = Vec::new();
     for (path, weight) in entries {
@@ -246,9 +248,14 @@ fn database_samples(
             kind: r.kind,
             target: r.target.consistent(),
         };
-        match groups.iter_mut().find(|(_, w)| w == weight) {
+        let weight = if r.origin.is_rollout() {
+            weight * rollout_weight
+        } else {
+            *weight
+        };
+        match groups.iter_mut().find(|(_, w)| *w == weight) {
             Some((samples, _)) => samples.push(sample),
-            None => groups.push((vec![sample], *weight)),
+            None => groups.push((vec![sample], weight)),
         }
     }
     Ok(groups)
@@ -511,7 +518,7 @@ mod tests {
         let early: Vec<Record> = positions.iter().map(|p| record(p, 0.1)).collect();
         let late: Vec<Record> = positions.iter().map(|p| record(p, 0.95)).collect();
         database(&dir.join("data"), &[early, late]);
-        let groups = database_samples(&[(dir.join("data"), 2)]).unwrap();
+        let groups = database_samples(&[(dir.join("data"), 2)], 1).unwrap();
         assert_eq!(groups.len(), 1);
         let (samples, weight) = &groups[0];
         assert_eq!(*weight, 2);
@@ -522,7 +529,7 @@ mod tests {
         let manifest = crate::train::database::Manifest::load(&dir.join("data")).unwrap();
         let late_file = dir.join("data").join(&manifest.batches[1].file);
         let weights = |entries: &[(std::path::PathBuf, usize)]| -> Vec<(usize, usize)> {
-            database_samples(entries)
+            database_samples(entries, 1)
                 .unwrap()
                 .iter()
                 .map(|(s, w)| (s.len(), *w))
@@ -540,7 +547,7 @@ mod tests {
         );
         // The early batch alone after the folder: its targets, its weight.
         let early_file = dir.join("data").join(&manifest.batches[0].file);
-        let groups = database_samples(&[(folder, 2), (early_file, 5)]).unwrap();
+        let groups = database_samples(&[(folder, 2), (early_file, 5)], 1).unwrap();
         assert_eq!(groups.len(), 1);
         assert_eq!(groups[0].1, 5);
         assert!(
@@ -612,10 +619,42 @@ mod tests {
             weight: 0,
         });
         assert!(unweighted.validate().is_err(), "a weight of 0");
-        let e = database_samples(&[(dir.join("nowhere"), 1)])
+        let mut rollouts_unweighted = cfg.clone();
+        rollouts_unweighted.database_rollout_weight = 0;
+        assert!(
+            rollouts_unweighted.validate().is_err(),
+            "a rollout weight of 0"
+        );
+        let e = database_samples(&[(dir.join("nowhere"), 1)], 1)
             .unwrap_err()
             .to_string();
         assert!(e.contains("nowhere"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn database_rollouts_count_their_own_weight_times_their_entrys() {
+        use crate::train::database::{Origin, Record};
+        let dir = std::env::temp_dir().join(format!("kotra-db-rolled-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let records: Vec<Record> = (2..=7)
+            .zip(Origin::ALL)
+            .map(|(a, origin)| {
+                let p = Position::from_points(&[(a, 2), (13, 13)], &[(24, 2), (6, 13)]);
+                Record::new(p, origin, Probs([0.5, 0.1, 0.0, 0.0, 0.0]), 0.02)
+            })
+            .collect();
+        database(&dir, &[records]);
+        let groups = |rollout_weight| -> Vec<(usize, usize)> {
+            database_samples(&[(dir.clone(), 3)], rollout_weight)
+                .unwrap()
+                .iter()
+                .map(|(s, w)| (s.len(), *w))
+                .collect()
+        };
+        // Four search-labelled origins, then rollout and timing_rollout.
+        assert_eq!(groups(4), [(4, 3), (2, 12)]);
+        assert_eq!(groups(1), [(6, 3)]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
