@@ -61,9 +61,6 @@ pub struct DistillPlan {
     /// Position databases (see `TrainConfig::database`), each with how
     /// many times a pass its positions count.
     pub database: Vec<(PathBuf, usize)>,
-    /// How many times more a database position with a rollout target
-    /// counts (`TrainConfig::database_rollout_weight`).
-    pub database_rollout_weight: usize,
     pub weighting: Weighting,
     pub passes: Passes,
 }
@@ -113,6 +110,9 @@ pub struct Weighting {
     pub crashed_net: bool,
     /// How many times more a rolled-out position counts.
     pub rollout_weight: u32,
+    /// How many times more a database position with a rollout target
+    /// counts (`TrainConfig::database_rollout_weight`).
+    pub database_rollout_weight: u32,
     /// How many times a hard position (back game, holding game, crashed
     /// board) counts.
     pub hard_plan_weight: f32,
@@ -245,11 +245,11 @@ impl TrainConfig {
                 .iter()
                 .map(|e| (e.path().to_owned(), e.weight(self.database_weight) as usize))
                 .collect(),
-            database_rollout_weight: self.database_rollout_weight as usize,
             weighting: Weighting {
                 nets: self.distill_nets,
                 crashed_net: self.crashed_net,
                 rollout_weight: self.rollout_weight,
+                database_rollout_weight: self.database_rollout_weight,
                 hard_plan_weight: self.hard_plan_weight,
             },
             passes: Passes {

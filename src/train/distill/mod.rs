@@ -211,7 +211,9 @@ fn positions(opts: &TrainOptions, plan: &DistillPlan) -> Result<(Vec<Sample>, us
         bar.set_message(format!("{distinct} positions"));
     }
     if !plan.database.is_empty() {
-        for (samples, weight) in database_samples(&plan.database, plan.database_rollout_weight)? {
+        for (samples, weight) in
+            database_samples(&plan.database, weighting.database_rollout_weight as usize)?
+        {
             distinct += add_trained(&mut all, samples, &[], weight, weighting);
         }
         bar.set_message(format!("{distinct} positions"));
