@@ -7,7 +7,8 @@
 # Before it stages, it writes the candidate recipe's list of deep batches
 # (scripts/campaign_candidate.py) and takes the files relabels replaced
 # out of the tree (scripts/batch_history.py prune; git history keeps
-# them).
+# them), then runs tests/training_configs.rs, so a commit never leaves a
+# recipe naming a batch nobody can find.
 #
 #   scripts/campaign_commit.sh [TEACHER_NAME]
 #
@@ -67,6 +68,9 @@ if [ -n "${DRY_RUN:-}" ]; then
 fi
 python3 scripts/campaign_candidate.py >/dev/null
 python3 scripts/batch_history.py prune >/dev/null
+# The tests that keep every recipe's batches findable (in the tree or
+# named as replaced by the manifest), run on what is about to be committed.
+cargo test --release --quiet --test training_configs >/dev/null
 git add training/data training/campaign-candidate.json
 git commit -q -m "$message"
 git log --oneline -1

@@ -146,7 +146,8 @@ fn every_batch_a_recipe_names_is_in_the_tree_or_a_replaced_one() {
     let replaced: Vec<&str> = manifest
         .batches
         .iter()
-        .filter_map(|b| b.relabelled.as_ref().map(|r| r.file.as_str()))
+        .filter_map(|b| b.relabelled.as_ref())
+        .flat_map(|r| r.files())
         .collect();
     let mut named = 0;
     for path in backgammon_recipes(&["training", "training/ablation", "training/history"]) {

@@ -212,6 +212,11 @@ fn finish(
             teacher_sha256: old.teacher_sha256.clone(),
             labelling: old.labelling.clone(),
             wall_seconds: seconds,
+            earlier: old
+                .relabelled
+                .as_ref()
+                .map(|r| r.files().map(str::to_string).collect())
+                .unwrap_or_default(),
         }),
         ..old.clone()
     };
@@ -308,6 +313,20 @@ mod tests {
         // Done once: a second run has nothing to do.
         let again = run(&opts).unwrap();
         assert_eq!((again.batches.len(), again.chunks_labelled), (0, 0));
+        assert!(was.earlier.is_empty());
+        // A third teacher's relabel names both files it and its
+        // predecessor replaced, oldest first.
+        let third = RelabelOptions {
+            teacher: dir.join("third.net"),
+            ..opts.clone()
+        };
+        Model::random(16, 8, 23).save(&third.teacher).unwrap();
+        let twice = run(&third).unwrap();
+        let chain = twice.batches[0].relabelled.as_ref().unwrap();
+        assert_eq!(
+            chain.files().collect::<Vec<_>>(),
+            [before.file.as_str(), entry.file.as_str()]
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -63,6 +63,21 @@ pub struct Relabelled {
     /// Seconds of wall time the new labels took, on the batch's `threads`
     /// threads (`wall_seconds` stays the selection's).
     pub wall_seconds: f64,
+    /// The files `file` had itself replaced, oldest first: a batch
+    /// relabelled twice still names every file an older recipe trained
+    /// on, so `scripts/batch_history.py` can bring each one back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<String>,
+}
+
+impl Relabelled {
+    /// Every file this relabel chain replaced, oldest first.
+    pub fn files(&self) -> impl Iterator<Item = &str> {
+        self.earlier
+            .iter()
+            .map(String::as_str)
+            .chain(std::iter::once(self.file.as_str()))
+    }
 }
 
 /// The manifest's name for a network.
