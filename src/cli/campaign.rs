@@ -111,6 +111,10 @@ pub struct RelabelArgs {
     /// Positions labelled between two saves of the work.
     #[arg(long, default_value_t = 500)]
     records_per_chunk: usize,
+    /// Search timing battles like every other position, instead of
+    /// rolling them out (the search misjudges who cracks first).
+    #[arg(long)]
+    search_timing_battles: bool,
     /// No line per chunk.
     #[arg(long)]
     quiet: bool,
@@ -222,6 +226,7 @@ fn relabel(args: RelabelArgs) -> anyhow::Result<()> {
             ..Selection::default()
         },
         records_per_chunk: args.records_per_chunk,
+        roll_out_timing: !args.search_timing_battles,
         minutes: args.place.minutes,
         verbose: !args.quiet,
     };

@@ -14,7 +14,10 @@
 //! resumes where it stopped. The finished batch keeps its seed, its
 //! positions in their order, their origins and the selection's counts;
 //! rolled-out targets are kept as they are (a rollout already looks
-//! further than any search). It is written content-named, then the
+//! further than any search), and a searched position of a timing battle
+//! is rolled out instead, its origin becoming `timing_rollout`: the
+//! search cannot see who cracks first, and the database held far more
+//! searched timing battles than rolled-out ones. It is written content-named, then the
 //! manifest's entry is replaced, naming what it replaced. The old file
 //! stays in the folder, which the manifest no longer names, so a folder
 //! trains on the new labels while a recipe that names the old file (each
@@ -26,7 +29,9 @@
 use super::chunk::Chunk;
 use super::selection::{Selection, Selector};
 use super::{CampaignError, Stopped, load_teacher, stop_asked_in, work_folder};
-use crate::train::database::{BatchEntry, Manifest, Record, Relabelled, batch, manifest};
+use crate::eval::game_plan::is_timing_battle;
+use crate::seed::splitmix;
+use crate::train::database::{BatchEntry, Manifest, Origin, Record, Relabelled, batch, manifest};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -45,6 +50,10 @@ pub struct RelabelOptions {
     /// a [`Selection`] chooses positions, which relabelling keeps).
     pub selection: Selection,
     pub records_per_chunk: usize,
+    /// Whether a searched position of a timing battle
+    /// ([`is_timing_battle`]) gets a rollout's target instead (origin
+    /// `timing_rollout`), as the selection's timing stratum does.
+    pub roll_out_timing: bool,
     /// Stop once this much time has passed (checked between chunks).
     pub minutes: Option<f64>,
     /// A line on stderr per chunk.
@@ -76,7 +85,7 @@ pub fn run(opts: &RelabelOptions) -> Result<RelabelReport, CampaignError> {
     let started = Instant::now();
     let (teacher_sha, eval) = load_teacher(&opts.teacher)?;
     let selector = Selector::new(&eval, opts.selection);
-    let labelling = opts.selection.labelling();
+    let labelling = labelling(opts);
     let (settings_sha, work) = work_folder(&opts.work_dir, &teacher_sha, &settings_text(opts));
     let mut report = RelabelReport {
         batches: Vec::new(),
@@ -113,7 +122,7 @@ pub fn run(opts: &RelabelOptions) -> Result<RelabelReport, CampaignError> {
             }
             let first = c * opts.records_per_chunk;
             let last = (first + opts.records_per_chunk).min(records.len());
-            let chunk = relabel_chunk(&selector, &records[first..last]);
+            let chunk = relabel_chunk(&selector, opts, seed, first, &records[first..last]);
             chunk
                 .write(&path)
                 .map_err(|error| CampaignError::Write { path, error })?;
@@ -140,11 +149,23 @@ pub fn run(opts: &RelabelOptions) -> Result<RelabelReport, CampaignError> {
     Ok(report)
 }
 
+/// How a relabel finds targets, in words (the manifest's `labelling`).
+fn labelling(opts: &RelabelOptions) -> String {
+    let searched = opts.selection.labelling();
+    if !opts.roll_out_timing {
+        return searched;
+    }
+    format!(
+        "{searched}; timing battles (both sides priming a checker, or a side priming one while on the bar): rolled out ({} trials, 0-ply, variance reduction, to the end)",
+        opts.selection.rollout_trials
+    )
+}
+
 /// Everything besides the teacher that a chunk's records depend on.
 fn settings_text(opts: &RelabelOptions) -> String {
     format!(
         "relabel: {}, records per chunk {}",
-        opts.selection.labelling(),
+        labelling(opts),
         opts.records_per_chunk
     )
 }
@@ -153,19 +174,37 @@ fn chunk_path(batch_dir: &Path, c: usize) -> PathBuf {
     batch_dir.join(format!("chunk-{c:05}.bin"))
 }
 
-/// `records` with new targets, in parallel, gathered in order; rollouts
-/// keep theirs.
-fn relabel_chunk(selector: &Selector, records: &[Record]) -> Chunk {
+/// `records` (from record `first` of batch `batch_seed`) with new
+/// targets, in parallel, gathered in order; rollouts keep theirs. A
+/// timing battle's rollout draws its dice from the batch's seed and the
+/// record's place in it, so a chunk stays a function of its inputs.
+fn relabel_chunk(
+    selector: &Selector,
+    opts: &RelabelOptions,
+    batch_seed: u64,
+    first: usize,
+    records: &[Record],
+) -> Chunk {
     let started = Instant::now();
     let records = records
         .par_iter()
-        .map(|r| {
-            let target = if r.origin.is_rollout() {
-                r.target
+        .enumerate()
+        .map(|(k, r)| {
+            if r.origin.is_rollout() {
+                *r
+            } else if opts.roll_out_timing && is_timing_battle(&r.position) {
+                let seed = splitmix(batch_seed ^ splitmix((first + k) as u64));
+                Record {
+                    target: selector.rolled_out_label(&r.position, seed),
+                    origin: Origin::TimingRollout,
+                    ..*r
+                }
             } else {
-                selector.searched_label(&r.position)
-            };
-            Record { target, ..*r }
+                Record {
+                    target: selector.searched_label(&r.position),
+                    ..*r
+                }
+            }
         })
         .collect();
     Chunk {
@@ -204,7 +243,7 @@ fn finish(
         positions: records.len() as u64,
         teacher: opts.teacher.display().to_string(),
         teacher_sha256: teacher_sha.to_string(),
-        labelling: opts.selection.labelling(),
+        labelling: labelling(opts),
         threads: rayon::current_num_threads(),
         created: manifest::today(),
         relabelled: Some(Relabelled {
@@ -238,7 +277,8 @@ mod tests {
     use super::super::STOP_FILE;
     use super::super::tests::{options, temp};
     use super::*;
-    use crate::eval::{Evaluator, Model};
+    use crate::backgammon::Position;
+    use crate::eval::{Evaluator, Model, Probs};
 
     /// A campaign's batch of seed 1 made by one random teacher, and the
     /// options that relabel it with another.
@@ -255,6 +295,7 @@ mod tests {
             seeds: vec![1],
             selection: campaign.selection,
             records_per_chunk: 4,
+            roll_out_timing: true,
             minutes: None,
             verbose: false,
         };
@@ -295,10 +336,20 @@ mod tests {
         let eval = Evaluator::new(Model::load(&opts.teacher).unwrap());
         let selector = Selector::new(&eval, opts.selection);
         let mut changed = 0;
-        for (n, o) in new.iter().zip(&old) {
-            assert_eq!((n.position, n.origin, n.gap), (o.position, o.origin, o.gap));
+        for (i, (n, o)) in new.iter().zip(&old).enumerate() {
+            assert_eq!((n.position, n.gap), (o.position, o.gap));
+            let timing = !o.origin.is_rollout() && is_timing_battle(&o.position);
+            let origin = if timing {
+                Origin::TimingRollout
+            } else {
+                o.origin
+            };
+            assert_eq!(n.origin, origin);
             let expected = if o.origin.is_rollout() {
                 o.target
+            } else if timing {
+                let seed = splitmix(before.seed ^ splitmix(i as u64));
+                selector.rolled_out_label(&o.position, seed)
             } else {
                 selector.searched_label(&o.position)
             };
@@ -327,6 +378,82 @@ mod tests {
             chain.files().collect::<Vec<_>>(),
             [before.file.as_str(), entry.file.as_str()]
         );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The doubling war's position (Position ID dnsDAQSwbRsAcA), a
+    /// timing battle: both sides prime a checker of the other's.
+    fn war() -> Position {
+        Position::from_points(
+            &[(25, 3), (10, 2), (9, 2), (8, 2), (7, 2), (6, 2), (5, 2)],
+            &[(6, 2), (5, 4), (4, 2), (3, 3), (2, 2), (12, 1), (21, 1)],
+        )
+    }
+
+    #[test]
+    fn a_timing_battle_is_rolled_out_unless_asked_to_search_it() {
+        let (dir, mut opts) = relabel_setup("relabel-timing");
+        opts.selection.rollout_trials = 4;
+        // The stored batch with a searched timing battle in front.
+        let mut manifest = Manifest::load(&opts.data_dir).unwrap();
+        let entry = &mut manifest.batches[0];
+        let mut records = batch::read(&opts.data_dir.join(&entry.file)).unwrap();
+        assert!(is_timing_battle(&war()));
+        records[0] = Record::new(war(), Origin::SearchChoice, Probs::default(), 0.02);
+        let bytes = batch::encode(&records);
+        entry.file = batch::name(entry.seed, &entry.teacher_sha256, "0", &bytes);
+        std::fs::write(opts.data_dir.join(&entry.file), &bytes).unwrap();
+        let seed = entry.seed;
+        manifest.save(&opts.data_dir).unwrap();
+        let copy = |name: &str| {
+            let to = dir.join(name);
+            std::fs::create_dir_all(&to).unwrap();
+            for e in std::fs::read_dir(&opts.data_dir).unwrap().flatten() {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+            RelabelOptions {
+                data_dir: to,
+                work_dir: dir.join(format!("{name}-work")),
+                ..opts.clone()
+            }
+        };
+        let searching = RelabelOptions {
+            roll_out_timing: false,
+            ..copy("searching")
+        };
+        let eval = Evaluator::new(Model::load(&opts.teacher).unwrap());
+        let selector = Selector::new(&eval, opts.selection);
+        let stored = |p: Probs| {
+            let r = Record::new(war(), Origin::SearchChoice, p, 0.0);
+            Record::decode(&r.encode()).unwrap().target
+        };
+        let rolled = run(&opts).unwrap().batches.remove(0);
+        let first = batch::read(&opts.data_dir.join(&rolled.file)).unwrap()[0];
+        assert_eq!(
+            (first.position, first.origin),
+            (war(), Origin::TimingRollout)
+        );
+        let rollout = selector.rolled_out_label(&war(), splitmix(seed ^ splitmix(0)));
+        assert_eq!(first.target, stored(rollout));
+        assert!(
+            rolled.labelling.contains("timing battles"),
+            "{}",
+            rolled.labelling
+        );
+        assert_eq!(
+            rolled.origins["timing_rollout"],
+            1 + records
+                .iter()
+                .filter(|r| r.origin == Origin::TimingRollout)
+                .count() as u64
+        );
+        // Asked to search it, the relabel keeps its origin and searches.
+        let searched = run(&searching).unwrap().batches.remove(0);
+        let first = batch::read(&searching.data_dir.join(&searched.file)).unwrap()[0];
+        assert_eq!(first.origin, Origin::SearchChoice);
+        assert_eq!(first.target, stored(selector.searched_label(&war())));
+        assert_ne!(first.target, stored(rollout));
+        assert_eq!(searched.labelling, opts.selection.labelling());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -367,15 +494,21 @@ mod tests {
         let eval = Evaluator::new(Model::load(&opts.teacher).unwrap());
         let selector = Selector::new(&eval, opts.selection);
         let stem = source.file.trim_end_matches(".kpd");
-        relabel_chunk(&selector, &records[..opts.records_per_chunk])
-            .write(&chunk_path(
-                &opts
-                    .work_dir
-                    .join(format!("{}-{}", &teacher_sha[..8], &settings_sha[..8]))
-                    .join(format!("relabel-{stem}")),
-                0,
-            ))
-            .unwrap();
+        relabel_chunk(
+            &selector,
+            &opts,
+            source.seed,
+            0,
+            &records[..opts.records_per_chunk],
+        )
+        .write(&chunk_path(
+            &opts
+                .work_dir
+                .join(format!("{}-{}", &teacher_sha[..8], &settings_sha[..8]))
+                .join(format!("relabel-{stem}")),
+            0,
+        ))
+        .unwrap();
         let resumed = run(&opts).unwrap();
         assert_eq!(resumed.chunks_labelled, chunks - 1);
         assert_eq!(resumed.batches[0].file, full.batches[0].file);

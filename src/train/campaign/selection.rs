@@ -234,13 +234,21 @@ impl<'a> Selector<'a> {
 
     /// `position`'s record with a rollout's target.
     fn rolled_out(&self, position: Position, origin: Origin, rng: &mut SmallRng) -> Record {
+        let target = self.rolled_out_label(&position, rng.random());
+        Record::new(position, origin, target, 0.0)
+    }
+
+    /// The target of `pos` (the side on roll's view) rolled out as the
+    /// selection rolls out its strata (`rollout_trials` trials, 0-ply,
+    /// variance reduction, to the end), the trials' dice from `seed`:
+    /// what relabelling gives a timing battle ([`super::relabel`]).
+    pub fn rolled_out_label(&self, pos: &Position, seed: u64) -> Probs {
         let sample = Sample {
-            position,
+            position: *pos,
             kind: NetKind::Contact,
             target: Probs::default(),
         };
-        let target = rolled_out(&self.cube, &sample, self.how.rollout_trials, rng.random());
-        Record::new(position, origin, target, 0.0)
+        rolled_out(&self.cube, &sample, self.how.rollout_trials, seed)
     }
 
     /// A contact position whose fate lies beyond a 2-ply search's sight:
