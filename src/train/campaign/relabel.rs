@@ -27,7 +27,7 @@
 //! restores it for a recipe.
 
 use super::chunk::Chunk;
-use super::selection::{Selection, Selector};
+use super::selection::{Selection, Selector, TIMING_BATTLE};
 use super::{CampaignError, Stopped, load_teacher, stop_asked_in, work_folder};
 use crate::eval::game_plan::is_timing_battle;
 use crate::seed::splitmix;
@@ -156,8 +156,8 @@ fn labelling(opts: &RelabelOptions) -> String {
         return searched;
     }
     format!(
-        "{searched}; timing battles (both sides priming a checker, or a side priming one while on the bar): rolled out ({} trials, 0-ply, variance reduction, to the end)",
-        opts.selection.rollout_trials
+        "{searched}; timing battles ({TIMING_BATTLE}): rolled out ({})",
+        opts.selection.rollout_words()
     )
 }
 

@@ -101,7 +101,7 @@ impl Selection {
     /// How positions are chosen, in words (the manifest's `selection`).
     pub fn selection(&self) -> String {
         format!(
-            "teacher games at 0-ply with move noise {}; a checker decision is kept where the 0-ply choice loses at least {} by 2-ply values (after-states of both choices and {} more 2-ply candidates); a cube decision where the roller's 0-ply win chance is within {:?} and the 0-ply action loses at least {} by 2-ply values (the position before the roll); one game in {} gives a position of a hard game plan or the doubling window {:?} rolled out, and one game in {} a position of a timing battle (both sides priming a checker, or a side priming one while on the bar) ({} trials, 0-ply, variance reduction, to the end)",
+            "teacher games at 0-ply with move noise {}; a checker decision is kept where the 0-ply choice loses at least {} by 2-ply values (after-states of both choices and {} more 2-ply candidates); a cube decision where the roller's 0-ply win chance is within {:?} and the 0-ply action loses at least {} by 2-ply values (the position before the roll); one game in {} gives a position of a hard game plan or the doubling window {:?} rolled out, and one game in {} a position of a timing battle ({TIMING_BATTLE}) ({})",
             self.noise,
             self.threshold,
             self.siblings,
@@ -110,10 +110,22 @@ impl Selection {
             self.rollout_every,
             ROLLOUT_WINDOW,
             self.timing_every,
+            self.rollout_words()
+        )
+    }
+
+    /// How every rolled-out target is found, in words.
+    pub(super) fn rollout_words(&self) -> String {
+        format!(
+            "{} trials, 0-ply, variance reduction, to the end",
             self.rollout_trials
         )
     }
 }
+
+/// A timing battle ([`is_timing_battle`]), in words.
+pub(super) const TIMING_BATTLE: &str =
+    "both sides priming a checker, or a side priming one while on the bar";
 
 /// The roller's win chance in which a position may be rolled out
 /// (beside any position of a hard game plan).
