@@ -17,11 +17,12 @@
 //! further than any search), and a searched position of a timing battle
 //! is rolled out instead, its origin becoming `timing_rollout`: the
 //! search cannot see who cracks first, and the database held far more
-//! searched timing battles than rolled-out ones. It is written content-named, then the
-//! manifest's entry is replaced, naming what it replaced. The old file
-//! stays in the folder, which the manifest no longer names, so a folder
-//! trains on the new labels while a recipe that names the old file (each
-//! shipped network's does) still reproduces its network. Deleting it is
+//! searched timing battles than rolled-out ones. It is written
+//! content-named, then the manifest's entry is replaced, naming what it
+//! replaced. The old file stays in the folder, which the manifest no
+//! longer names, so a folder trains on the new labels while a recipe that
+//! names the old file (each shipped network's does) still reproduces its
+//! network. Deleting it is
 //! left to whoever keeps the folder: this repository's
 //! `scripts/batch_history.py` removes it only once git holds it, and
 //! restores it for a recipe.
@@ -381,13 +382,10 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// The doubling war's position (Position ID dnsDAQSwbRsAcA), a
-    /// timing battle: both sides prime a checker of the other's.
+    /// The doubling war's position, a timing battle: both sides prime a
+    /// checker of the other's (game_plan's tests spell out its points).
     fn war() -> Position {
-        Position::from_points(
-            &[(25, 3), (10, 2), (9, 2), (8, 2), (7, 2), (6, 2), (5, 2)],
-            &[(6, 2), (5, 4), (4, 2), (3, 3), (2, 2), (12, 1), (21, 1)],
-        )
+        crate::notation::position_id::decode("dnsDAQSwbRsAcA").unwrap()
     }
 
     #[test]
