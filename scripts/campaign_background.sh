@@ -5,7 +5,7 @@
 # database reaches its limit of bytes first, it spends the rest of the
 # time relabelling the batches with the stalest labels
 # (scripts/campaign_stale.py), so that a full database still gains from
-# every session's hours.
+# every session's hours, as many as the repository has room for.
 #
 #   campaign_background.sh BIN LOG MINUTES [`campaign run` options]
 #
@@ -36,6 +36,14 @@ if [ -z "$seeds" ]; then
   echo "campaign: the database is full and every batch has the teacher's labels" >>"$log"
   exit 0
 fi
+# Every relabel grows the history by about a batch: relabel only as many
+# as the repository's bound leaves room for (scripts/repo_room.py).
+fit=$(python3 scripts/repo_room.py --relabels 2>>"$log") || exit 1
+if [ "$fit" -le 0 ]; then
+  echo "campaign: the database is full and the repository has no room left for relabels (scripts/repo_room.py)" >>"$log"
+  exit 0
+fi
+seeds=$(echo "$seeds" | cut -d, -f"1-$fit")
 echo "campaign: the database is full; relabelling the stalest batches for $left minutes" >>"$log"
 exec "$bin" campaign relabel --seeds "$seeds" --teacher "$teacher" --data "$data" "${shared[@]}" \
   --minutes "$left" >>"$log" 2>&1

@@ -14,7 +14,9 @@
 #
 # Teachers are named by the models/ file with their digest (else by the
 # digest); TEACHER_NAME (e.g. kotra-v36) overrides the new labels' one.
-# Exits 0 with "nothing new" when the manifest names no file git lacks.
+# Exits 0 with "nothing new" when the manifest names no file git lacks,
+# and 1, changing nothing, when the new files would take the repository
+# past the campaign's room (scripts/repo_room.py; FORCE=1 overrides).
 # DRY_RUN=1 prints the message and changes nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,6 +67,12 @@ fi
 if [ -n "${DRY_RUN:-}" ]; then
   echo "$message"
   exit 0
+fi
+# New batch files (a relabel renames its batch) must fit the repository's
+# bound; FORCE=1 commits them anyway.
+mapfile -t new_files < <(git ls-files --others --exclude-standard -- 'training/data/*.kpd')
+if [ ${#new_files[@]} -gt 0 ] && [ -z "${FORCE:-}" ]; then
+  python3 scripts/repo_room.py --fits "${new_files[@]}"
 fi
 python3 scripts/campaign_candidate.py >/dev/null
 python3 scripts/batch_history.py prune >/dev/null
