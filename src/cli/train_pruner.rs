@@ -1,9 +1,11 @@
 //! `kotra-ai train-pruner`: distils the search's pre-selection network
 //! from a model's 0-ply values over the campaign database's positions,
-//! and reports how often it keeps each roll's best beside PubEval.
+//! and reports how often it keeps each roll's best beside PubEval and
+//! the shipped pre-selection network.
 
 use crate::eval::Evaluator;
 use crate::eval::model_or_shipped;
+use crate::eval::prune_net::shipped_prune_weights;
 use crate::train::database::{batch_files, load};
 use crate::train::prune_net::{
     LeafError, PruneTraining, net_errors, pubeval_errors, roll_moves, sample_positions, train,
@@ -82,6 +84,15 @@ pub fn run(args: &TrainPrunerArgs) -> anyhow::Result<()> {
     println!("| pre-selection | {} |", header.join(" | "));
     println!("|---|{}", "---|".repeat(KEEPS.len()));
     println!("{}", row("PubEval", &pubeval_errors(&test_rolls, &KEEPS)));
+    // The network the search uses now, judged by this teacher: what a new
+    // distillation has to beat.
+    println!(
+        "{}",
+        row(
+            "shipped network",
+            &net_errors(&shipped_prune_weights(), &test_rolls, &KEEPS)
+        )
+    );
     let settings = PruneTraining {
         epochs: args.epochs,
         seed: args.seed,

@@ -394,12 +394,15 @@ fn sub(sums: &mut Sums, row: &Sums) {
 
 static SHIPPED: &[u8] = include_bytes!("../../models/kotra-prune.net");
 
+/// The shipped pre-selection network's weights, for a report that
+/// measures it against a newer teacher than the one it was distilled from.
+pub fn shipped_prune_weights() -> PruneWeights {
+    PruneWeights::from_bytes(SHIPPED).expect("the shipped pre-selection network reads")
+}
+
 /// The shipped pre-selection network.
-pub static SHIPPED_PRUNE_NET: std::sync::LazyLock<PruneNet> = std::sync::LazyLock::new(|| {
-    PruneNet::new(
-        &PruneWeights::from_bytes(SHIPPED).expect("the shipped pre-selection network reads"),
-    )
-});
+pub static SHIPPED_PRUNE_NET: std::sync::LazyLock<PruneNet> =
+    std::sync::LazyLock::new(|| PruneNet::new(&shipped_prune_weights()));
 
 #[cfg(test)]
 mod tests {
