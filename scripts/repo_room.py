@@ -32,14 +32,24 @@ import sys
 import tempfile
 import zlib
 
-LIMIT = int(os.environ.get("KOTRA_REPO_LIMIT", 120_000_000))
-# About six shipped networks with their recipes and notes: the room a
-# campaign block needs after its relabels.
-RESERVE = int(os.environ.get("KOTRA_REPO_RESERVE", 3_000_000))
-
-
 def fail(message):
     sys.exit(f"repo_room: {message}")
+
+
+def bytes_setting(name, default):
+    text = os.environ.get(name)
+    if text is None:
+        return default
+    try:
+        return int(text)
+    except ValueError:
+        fail(f"{name}={text!r}: not a number of bytes")
+
+
+LIMIT = bytes_setting("KOTRA_REPO_LIMIT", 120_000_000)
+# About six shipped networks with their recipes and notes: the room a
+# campaign block needs after its relabels.
+RESERVE = bytes_setting("KOTRA_REPO_RESERVE", 3_000_000)
 
 
 def clone_bytes():
@@ -78,14 +88,17 @@ def main():
     parser.add_argument("--relabels", action="store_true")
     parser.add_argument("--fits", nargs="+", metavar="FILE")
     args = parser.parse_args()
+    # The files as the caller named them, before the repository's root
+    # becomes the working directory.
+    fits = [os.path.abspath(path) for path in args.fits or []]
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     size = clone_bytes()
     room = max(0, LIMIT - RESERVE - size)
     mb = 1e6
-    if args.fits:
-        need = sum(stored_bytes(path) for path in args.fits)
+    if fits:
+        need = sum(stored_bytes(path) for path in fits)
         if need > room:
-            fail(f"committing these {len(args.fits)} files would add about {need / mb:.1f} MB to "
+            fail(f"committing {len(fits)} new file{'' if len(fits) == 1 else 's'} would add about {need / mb:.1f} MB to "
                  f"a repository of {size / mb:.1f} MB, past the campaign's room of "
                  f"{room / mb:.1f} MB ({LIMIT / mb:.0f} MB less {RESERVE / mb:.1f} MB kept "
                  f"for networks); not committed")
