@@ -22,10 +22,9 @@
 //! replaced. The old file stays in the folder, which the manifest no
 //! longer names, so a folder trains on the new labels while a recipe that
 //! names the old file (each shipped network's does) still reproduces its
-//! network. Deleting it is
-//! left to whoever keeps the folder: this repository's
-//! `scripts/batch_history.py` removes it only once git holds it, and
-//! restores it for a recipe.
+//! network. Deleting it is left to whoever keeps the folder: this
+//! repository's `scripts/batch_history.py` removes it only once git holds
+//! it, and restores it for a recipe.
 
 use super::chunk::Chunk;
 use super::selection::{Selection, Selector, TIMING_BATTLE};
