@@ -715,3 +715,97 @@ fn every_depth_limit_is_the_facades_and_says_so() {
         assert_one_line_error(&run(args), words);
     }
 }
+
+/// One row of `train-pruner`'s table: the name, then each keep's
+/// (millipoints lost a roll, share of rolls whose best was dropped).
+fn pruner_row(line: &str) -> (String, Vec<(f64, f64)>) {
+    let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+    let misses = cells[1..]
+        .iter()
+        .map(|cell| {
+            let (mp, share) = cell.split_once(" mp / ").expect(cell);
+            (
+                mp.parse().unwrap(),
+                share.trim_end_matches('%').parse().unwrap(),
+            )
+        })
+        .collect();
+    (cells[0].to_owned(), misses)
+}
+
+#[test]
+fn train_pruner_reports_every_pre_selection_and_writes_a_network() {
+    let dir = scratch_dir("train-pruner");
+    let out = dir.join("prune.net");
+    let out_arg = out.to_str().unwrap();
+    let o = run(&[
+        "train-pruner",
+        "--batches",
+        "2",
+        "--positions",
+        "2000",
+        "--epochs",
+        "2",
+        "--out",
+        out_arg,
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let table = stdout(&o);
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(
+        lines[0],
+        "| pre-selection | keep 2 | keep 3 | keep 4 | keep 5 | keep 6 | keep 8 |"
+    );
+    let rows: Vec<_> = lines[2..].iter().map(|l| pruner_row(l)).collect();
+    let names: Vec<&str> = rows.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "PubEval",
+            "shipped network",
+            "network, epoch 1",
+            "network, epoch 2"
+        ]
+    );
+    for (name, misses) in &rows {
+        assert_eq!(misses.len(), 6, "{name}");
+        // Keeping more of a ranking can only drop the best less often.
+        assert!(
+            misses
+                .windows(2)
+                .all(|w| w[1].0 <= w[0].0 && w[1].1 <= w[0].1),
+            "{name}: {misses:?}"
+        );
+        assert!(
+            misses
+                .iter()
+                .all(|&(mp, share)| mp >= 0.0 && (0.0..=100.0).contains(&share))
+        );
+    }
+    // The shipped network was distilled for this job; PubEval was not.
+    assert!(rows[1].1[2].0 < rows[0].1[2].0, "{rows:?}");
+    let written = kotra::eval::prune_net::PruneWeights::load(&out);
+    assert!(written.is_ok(), "{:?}", written.err());
+
+    let missing = dir.join("no-such-database");
+    assert_one_line_error(
+        &run(&[
+            "train-pruner",
+            "--database",
+            missing.to_str().unwrap(),
+            "--out",
+            out_arg,
+        ]),
+        "no-such-database",
+    );
+    assert_one_line_error(
+        &run(&["train-pruner", "--batches", "1", "--out", out_arg]),
+        "at least two batches",
+    );
+    for (option, zero) in [("--positions", "0"), ("--epochs", "0")] {
+        assert_one_line_error(
+            &run(&["train-pruner", option, zero, "--out", out_arg]),
+            "must be at least 1",
+        );
+    }
+}

@@ -50,6 +50,12 @@ fn row(name: &str, errors: &[LeafError]) -> String {
 }
 
 pub fn run(args: &TrainPrunerArgs) -> anyhow::Result<()> {
+    // Either at zero would write an untrained network after minutes of
+    // scoring, as if it were a distillation.
+    anyhow::ensure!(
+        args.positions >= 1 && args.epochs >= 1,
+        "--positions and --epochs must be at least 1"
+    );
     let model = model_or_shipped(args.model.as_deref())?;
     let teacher = args
         .model
