@@ -32,9 +32,29 @@ fn styled(bar: ProgressBar, template: &str) -> ProgressBar {
     bar.set_style(
         indicatif::ProgressStyle::with_template(template)
             .expect("templates are written in the code")
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = w.write_str(&rate(state.per_sec()));
+                },
+            )
             .progress_chars("=> "),
     );
     bar
+}
+
+/// Steps a second for a bar's `{rate}` key, with as many digits as a
+/// reader can use. indicatif's own `{per_sec}` always prints four
+/// decimals ("6,916.1233/s").
+fn rate(per_sec: f64) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        return "0/s".to_owned();
+    }
+    if per_sec >= 100.0 {
+        return format!("{}/s", indicatif::HumanCount(per_sec.round() as u64));
+    }
+    let decimals = if per_sec >= 10.0 { 1 } else { 2 };
+    format!("{per_sec:.decimals$}/s")
 }
 
 /// A "terminal" that turns each redraw of a bar into one plain line, and
@@ -162,6 +182,36 @@ mod tests {
         bar.finish();
         let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
         text.lines().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn a_rate_keeps_the_digits_a_reader_uses() {
+        assert_eq!(rate(6916.1233), "6,916/s");
+        assert_eq!(rate(99.96), "100.0/s");
+        assert_eq!(rate(42.04), "42.0/s");
+        assert_eq!(rate(2.675), "2.67/s");
+        assert_eq!(rate(0.0), "0/s");
+        assert_eq!(rate(f64::INFINITY), "0/s");
+    }
+
+    #[test]
+    fn a_bar_draws_its_rate_key() {
+        let out = Shared::default();
+        let target =
+            ProgressDrawTarget::term_like(Box::new(LogLines::new(out.clone(), Duration::ZERO)));
+        let bar = styled(
+            ProgressBar::with_draw_target(Some(4), target),
+            "{pos}/{len} games ({rate})",
+        );
+        bar.inc(4);
+        bar.finish();
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        let last = text.lines().last().unwrap();
+        assert!(
+            last.starts_with("4/4 games (") && last.ends_with("/s)"),
+            "{last:?}"
+        );
+        assert!(!last.contains("{rate}"), "{last:?}");
     }
 
     #[test]

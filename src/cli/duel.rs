@@ -288,7 +288,7 @@ pub(super) fn games_bar(visible: bool, games: u64) -> indicatif::ProgressBar {
     crate::progress::bar(
         visible,
         games.div_ceil(2) * 2,
-        "{elapsed_precise} [{bar:30}] {pos}/{len} games ({per_sec}, eta {eta})",
+        "{elapsed_precise} [{bar:30}] {pos}/{len} games ({rate}, eta {eta})",
     )
 }
 

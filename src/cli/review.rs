@@ -87,7 +87,7 @@ fn review_file(
     let bar = crate::progress::bar(
         !args.json,
         0,
-        "{elapsed_precise} [{bar:30}] {pos} decisions ({per_sec})",
+        "{elapsed_precise} [{bar:30}] {pos} decisions ({rate})",
     );
     let review = analyzer
         .review(&record, settings, &bar)

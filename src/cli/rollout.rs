@@ -209,6 +209,6 @@ pub(super) fn bar(visible: bool, total: u64) -> indicatif::ProgressBar {
     crate::progress::bar(
         visible,
         total,
-        "{elapsed_precise} [{bar:30}] {pos}/{len} trials ({per_sec}, eta {eta})",
+        "{elapsed_precise} [{bar:30}] {pos}/{len} trials ({rate}, eta {eta})",
     )
 }

@@ -40,7 +40,7 @@ pub fn run(set: &Path, model: Option<&Path>, ply: u8, json: bool) -> anyhow::Res
     let bar = crate::progress::bar(
         !json,
         set.decisions.len() as u64,
-        "{elapsed_precise} [{bar:30}] {pos}/{len} decisions ({per_sec}, eta {eta})",
+        "{elapsed_precise} [{bar:30}] {pos}/{len} decisions ({rate}, eta {eta})",
     );
     let judged = set.judge_reporting(&eval, ply, &|n| bar.inc(n));
     bar.finish_and_clear();

@@ -77,7 +77,7 @@ pub(super) fn progress_bar(
 }
 
 fn bar_template(steps: Steps) -> String {
-    const RATE: &str = " ({per_sec}, eta {eta})";
+    const RATE: &str = " ({rate}, eta {eta})";
     let (unit, rate) = match steps {
         Steps::Games => ("games", RATE),
         Steps::TeacherGames => ("teacher games to play", RATE),
@@ -92,13 +92,13 @@ mod tests {
 
     #[test]
     fn only_a_games_bar_shows_rate_and_eta() {
-        assert!(bar_template(Steps::Games).contains("{per_sec}, eta {eta}"));
+        assert!(bar_template(Steps::Games).contains("{rate}, eta {eta}"));
         let epochs = bar_template(Steps::Epochs);
-        assert!(!epochs.contains("per_sec") && !epochs.contains("eta"));
+        assert!(!epochs.contains("rate") && !epochs.contains("eta"));
         assert!(epochs.contains("{pos}/{len} epochs"));
         assert!(
             bar_template(Steps::TeacherGames)
-                .contains("{pos}/{len} teacher games to play ({per_sec}, eta {eta})")
+                .contains("{pos}/{len} teacher games to play ({rate}, eta {eta})")
         );
     }
 }
