@@ -167,21 +167,30 @@ mod tests {
         }
     }
 
-    fn logged(every: Duration, steps: u64) -> Vec<String> {
+    /// The lines a bar styled with `template` logs while `drive` moves it.
+    fn drawn(
+        every: Duration,
+        steps: u64,
+        template: &str,
+        drive: impl FnOnce(&ProgressBar),
+    ) -> Vec<String> {
         let out = Shared::default();
         let term = LogLines::new(out.clone(), every);
         let target = ProgressDrawTarget::term_like(Box::new(term));
-        let bar = styled(
-            ProgressBar::with_draw_target(Some(steps), target),
-            "{pos}/{len} games {msg}",
-        );
-        for i in 0..steps {
-            bar.set_message(format!("loss {i}"));
-            bar.inc(1);
-        }
+        let bar = styled(ProgressBar::with_draw_target(Some(steps), target), template);
+        drive(&bar);
         bar.finish();
         let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
         text.lines().map(str::to_owned).collect()
+    }
+
+    fn logged(every: Duration, steps: u64) -> Vec<String> {
+        drawn(every, steps, "{pos}/{len} games {msg}", |bar| {
+            for i in 0..steps {
+                bar.set_message(format!("loss {i}"));
+                bar.inc(1);
+            }
+        })
     }
 
     #[test]
@@ -196,17 +205,10 @@ mod tests {
 
     #[test]
     fn a_bar_draws_its_rate_key() {
-        let out = Shared::default();
-        let target =
-            ProgressDrawTarget::term_like(Box::new(LogLines::new(out.clone(), Duration::ZERO)));
-        let bar = styled(
-            ProgressBar::with_draw_target(Some(4), target),
-            "{pos}/{len} games ({rate})",
-        );
-        bar.inc(4);
-        bar.finish();
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-        let last = text.lines().last().unwrap();
+        let lines = drawn(Duration::ZERO, 4, "{pos}/{len} games ({rate})", |bar| {
+            bar.inc(4)
+        });
+        let last = lines.last().unwrap();
         assert!(
             last.starts_with("4/4 games (") && last.ends_with("/s)"),
             "{last:?}"
