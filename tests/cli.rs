@@ -683,6 +683,31 @@ fn model_race_from_swaps_only_the_race_network() {
     );
 }
 
+/// The shipped network trained on every batch of the database by name:
+/// `model` shows them as a count with the first and last, `--full` as the
+/// file holds them.
+#[test]
+fn model_folds_the_databases_file_names_unless_full() {
+    let folded = stdout(&run(&["model"]));
+    let full = stdout(&run(&["model", "--full"]));
+    let files = |s: &str| s.matches(".kpd").count();
+    let batches = files(&full);
+    assert!(batches >= 3, "{full}");
+    assert_eq!(files(&folded), 2, "{folded}");
+    assert!(
+        folded.contains(&format!(
+            "{batches} files of the position database training/data"
+        )),
+        "{folded}"
+    );
+    assert!(
+        folded.len() * 5 < full.len(),
+        "{} against {}",
+        folded.len(),
+        full.len()
+    );
+}
+
 #[test]
 fn every_depth_limit_is_the_facades_and_says_so() {
     for (args, words) in [

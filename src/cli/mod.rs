@@ -165,6 +165,11 @@ pub enum Command {
         /// Where --race-from writes the combined model.
         #[arg(long, requires = "race_from")]
         out: Option<std::path::PathBuf>,
+        /// Print the description as the file holds it, every database
+        /// file by name (by default a run of one folder's files at one
+        /// weight is shown as a count with its first and last).
+        #[arg(long)]
+        full: bool,
     },
     /// Serve the engine over HTTP: a page for the browser, a JSON API under
     /// /api, and wildbg's GET /move and /eval.
@@ -351,9 +356,10 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
             path,
             race_from,
             out,
+            full,
         } => match (race_from, out) {
             (Some(race_from), Some(out)) => model_info::combine(path.as_deref(), &race_from, &out),
-            _ => model_info::run(path.as_deref()),
+            _ => model_info::run(path.as_deref(), full),
         },
         Command::Ubgi { model } => ubgi(model.as_deref()),
         Command::Serve {
