@@ -1,6 +1,7 @@
 //! `kotra-ai model`: what a model file holds (the shipped one by default).
 
 use crate::eval::{Model, model_or_shipped};
+use crate::train::DATABASE_ENTRY;
 use anyhow::Context;
 use std::path::Path;
 
@@ -44,23 +45,19 @@ fn without_machine_paths(text: &str) -> String {
         .join(" ")
 }
 
-/// How a training description names one database entry
-/// (`train::description`).
-const DATABASE_ENTRY: &str = ", the position database ";
-
 /// One database entry of a description: `PATH (weight W)` and, after the
 /// last of a list, the rest of the description.
-struct DatabaseEntry<'a> {
+struct DescribedEntry<'a> {
     path: &'a str,
     weight: &'a str,
     rest: &'a str,
 }
 
-impl<'a> DatabaseEntry<'a> {
-    fn parse(piece: &'a str) -> Option<DatabaseEntry<'a>> {
+impl<'a> DescribedEntry<'a> {
+    fn parse(piece: &'a str) -> Option<DescribedEntry<'a>> {
         let (path, after) = piece.split_once(" (weight ")?;
         let (weight, rest) = after.split_once(')')?;
-        Some(DatabaseEntry { path, weight, rest })
+        Some(DescribedEntry { path, weight, rest })
     }
 
     /// The folder of a file entry (`None` for a folder named alone).
@@ -74,7 +71,7 @@ impl<'a> DatabaseEntry<'a> {
 
     /// Whether `next` continues this entry's run: nothing between them,
     /// the same folder and weight.
-    fn runs_on_to(&self, next: &DatabaseEntry) -> bool {
+    fn runs_on_to(&self, next: &DescribedEntry) -> bool {
         self.rest.is_empty()
             && self.folder().is_some()
             && self.folder() == next.folder()
@@ -91,8 +88,8 @@ fn with_database_runs_folded(text: &str) -> String {
     let mut pieces = text.split(DATABASE_ENTRY);
     let mut out = pieces.next().unwrap_or_default().to_string();
     let pieces: Vec<&str> = pieces.collect();
-    let entries: Vec<Option<DatabaseEntry>> =
-        pieces.iter().map(|p| DatabaseEntry::parse(p)).collect();
+    let entries: Vec<Option<DescribedEntry>> =
+        pieces.iter().map(|p| DescribedEntry::parse(p)).collect();
     let mut i = 0;
     while i < pieces.len() {
         let mut end = i;

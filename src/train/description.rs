@@ -3,6 +3,10 @@
 
 use super::{RolloutPick, TrainConfig};
 
+/// What comes before each database entry's `PATH (weight W)`: `kotra-ai
+/// model` finds the entries by it to fold a long list.
+pub const DATABASE_ENTRY: &str = ", the position database ";
+
 /// How a run with `cfg` makes its model, in one line.
 pub(super) fn describe(cfg: &TrainConfig) -> String {
     if let Some(teacher) = &cfg.distill_teacher {
@@ -71,7 +75,7 @@ pub(super) fn describe(cfg: &TrainConfig) -> String {
         }
         for entry in &cfg.database {
             rolled += &format!(
-                ", the position database {} (weight {})",
+                "{DATABASE_ENTRY}{} (weight {})",
                 entry.path().display(),
                 entry.weight(cfg.database_weight)
             );

@@ -39,6 +39,7 @@ use crate::eval::Model;
 use checkpoint::Checkpoint;
 pub use config::{DatabaseEntry, ExtraSet, RolloutPick, TrainConfig};
 use curve::CurvePoint;
+pub use description::DATABASE_ENTRY;
 use dev_set::DevSet;
 pub use error::TrainError;
 use learner::Learners;
