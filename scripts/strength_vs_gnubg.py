@@ -43,9 +43,11 @@ beside the games (`luck-JUDGE-NNNN.json`, JUDGE the digest of `--bin`);
 
 With `--analyse`, gnubg analyses every saved game (at `--analyse-ply`,
 0 by default: the games are many; `--analyse-chunks N` the first N chunks
-only), keeping each chunk's analysis beside its games, and reports, for each side, chequer and
-cube error per decision (mEMG) and the chequer error by phase (contact,
-race, bear-off), summed over the games.
+only), keeping each chunk's analysis beside its games, and reports, for
+each side, chequer and cube error per decision (mEMG), the cube errors by
+kind (missed and wrong doubles, wrong takes and passes: how many, and
+mEMG a game) and the chequer error by phase (contact, race, bear-off),
+summed over the games.
 
 For a cheap A/B of two networks without gnubg, use the mirrored duel:
     kotra-ai duel --a net:NEW.bin --b net --games 20000 --seed 1
@@ -65,9 +67,14 @@ from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORACLE = os.path.normpath(os.path.join(ROOT, "..", "shared", "oracle"))
 
+# gnubg's statistics name each kind of cube error; the report groups them.
+CUBE_KINDS = ("missed-double-below-cp", "missed-double-above-cp", "wrong-double-below-dp",
+              "wrong-double-above-tg", "wrong-take", "wrong-drop")
+
 ANALYSE = r"""
 import gnubg, glob, json, os
 PLY = {ply}
+CUBE_KINDS = {kinds!r}
 out = dict(players={{}}, phases={{}})
 
 def phase(position_id):
@@ -95,6 +102,11 @@ for f in sorted(glob.glob(os.path.join({sgf_dir!r}, "*.sgf"))):
         p["chequer"] += stats["moves"]["error-skill"]
         p["close_cube"] += stats["cube"]["close-cube"]
         p["cube"] += sum(v for k, v in stats["cube"].items() if k.startswith("err-") and k.endswith("-skill"))
+        # gnubg's kinds of cube error, each a count and its summed error.
+        for kind in CUBE_KINDS:
+            k = p.setdefault("cube_kinds", {{}}).setdefault(kind, [0, 0.0])
+            k[0] += stats["cube"][kind]
+            k[1] += stats["cube"]["err-" + kind + "-skill"]
     for g in m["games"]:
         for r in g["game"]:
             a = r.get("analysis", {{}})
@@ -242,15 +254,23 @@ def analyse(args):
             with tempfile.TemporaryDirectory() as tmp:
                 # Written beside the result, then renamed: never half a file.
                 script, out = os.path.join(tmp, "a.py"), result + ".tmp"
-                open(script, "w").write(ANALYSE.format(ply=args.analyse_ply, sgf_dir=sgf_dir, result=out))
+                open(script, "w").write(ANALYSE.format(ply=args.analyse_ply, kinds=CUBE_KINDS, sgf_dir=sgf_dir,
+                                                    result=out))
                 subprocess.run(["nice", "-n", "10", "/usr/games/gnubg", "-t", "-q", "-r", "-p", script],
                                capture_output=True, check=True)
                 os.replace(out, result)
         part = json.load(open(result))
         for name, p in part["players"].items():
             t = totals["players"].setdefault(name, dict(moves=0, chequer=0.0, close_cube=0, cube=0.0))
-            for k in t:
+            for k in ("moves", "chequer", "close_cube", "cube"):
                 t[k] += p[k]
+            # Analyses kept from before the kinds were counted have none.
+            if "cube_kinds" in p:
+                t["kinds_games"] = t.get("kinds_games", 0) + len(glob.glob(os.path.join(sgf_dir, "*.sgf")))
+                for kind, (n, err) in p["cube_kinds"].items():
+                    k = t.setdefault("cube_kinds", {}).setdefault(kind, [0, 0.0])
+                    k[0] += n
+                    k[1] += err
         for key, (n, err) in part["phases"].items():
             t = totals["phases"].setdefault(key, [0, 0.0])
             t[0] += n
@@ -260,6 +280,18 @@ def analyse(args):
         print("  %-8s chequer %6.2f over %6d moves   cube %6.2f over %5d close decisions" % (
             name, 1000 * p["chequer"] / max(p["moves"], 1), p["moves"],
             1000 * p["cube"] / max(p["close_cube"], 1), p["close_cube"]))
+    groups = (("missed double", ("missed-double-below-cp", "missed-double-above-cp")),
+              ("wrong double", ("wrong-double-below-dp", "wrong-double-above-tg")),
+              ("wrong take", ("wrong-take",)), ("wrong pass", ("wrong-drop",)))
+    for name, p in sorted(totals["players"].items()):
+        if "cube_kinds" not in p:
+            continue
+        parts = []
+        for label, kinds in groups:
+            n = sum(p["cube_kinds"][k][0] for k in kinds)
+            err = sum(p["cube_kinds"][k][1] for k in kinds)
+            parts.append("%s %d (%.2f a game)" % (label, n, 1000 * err / p["kinds_games"]))
+        print("  %-8s cube errors over %d games, mEMG: %s" % (name, p["kinds_games"], ", ".join(parts)))
     print("  chequer error by phase (cubeless equity at the analysis ply):")
     for key, (n, err) in sorted(totals["phases"].items()):
         print("    %-18s %6.2f over %6d moves" % (key, 1000 * err / max(n, 1), n))
