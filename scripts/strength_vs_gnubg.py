@@ -67,9 +67,12 @@ from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ORACLE = os.path.normpath(os.path.join(ROOT, "..", "shared", "oracle"))
 
-# gnubg's statistics name each kind of cube error; the report groups them.
-CUBE_KINDS = ("missed-double-below-cp", "missed-double-above-cp", "wrong-double-below-dp",
-              "wrong-double-above-tg", "wrong-take", "wrong-drop")
+# gnubg's statistics name each kind of cube error; the report shows them
+# in these groups.
+CUBE_ERROR_GROUPS = (("missed double", ("missed-double-below-cp", "missed-double-above-cp")),
+                     ("wrong double", ("wrong-double-below-dp", "wrong-double-above-tg")),
+                     ("wrong take", ("wrong-take",)), ("wrong pass", ("wrong-drop",)))
+CUBE_KINDS = tuple(kind for _, kinds in CUBE_ERROR_GROUPS for kind in kinds)
 
 ANALYSE = r"""
 import gnubg, glob, json, os
@@ -248,7 +251,8 @@ def analyse(args):
     dirs = sorted(glob.glob(os.path.join(args.dir, "sgf-*")))[:args.analyse_chunks or None]
     games = 0
     for sgf_dir in dirs:
-        games += len(glob.glob(os.path.join(sgf_dir, "*.sgf")))
+        chunk_games = len(glob.glob(os.path.join(sgf_dir, "*.sgf")))
+        games += chunk_games
         result = os.path.join(args.dir, "analysis-ply%d-%s.json" % (args.analyse_ply, os.path.basename(sgf_dir)))
         if not os.path.exists(result):
             with tempfile.TemporaryDirectory() as tmp:
@@ -266,7 +270,7 @@ def analyse(args):
                 t[k] += p[k]
             # Analyses kept from before the kinds were counted have none.
             if "cube_kinds" in p:
-                t["kinds_games"] = t.get("kinds_games", 0) + len(glob.glob(os.path.join(sgf_dir, "*.sgf")))
+                t["kinds_games"] = t.get("kinds_games", 0) + chunk_games
                 for kind, (n, err) in p["cube_kinds"].items():
                     k = t.setdefault("cube_kinds", {}).setdefault(kind, [0, 0.0])
                     k[0] += n
@@ -280,14 +284,11 @@ def analyse(args):
         print("  %-8s chequer %6.2f over %6d moves   cube %6.2f over %5d close decisions" % (
             name, 1000 * p["chequer"] / max(p["moves"], 1), p["moves"],
             1000 * p["cube"] / max(p["close_cube"], 1), p["close_cube"]))
-    groups = (("missed double", ("missed-double-below-cp", "missed-double-above-cp")),
-              ("wrong double", ("wrong-double-below-dp", "wrong-double-above-tg")),
-              ("wrong take", ("wrong-take",)), ("wrong pass", ("wrong-drop",)))
     for name, p in sorted(totals["players"].items()):
         if "cube_kinds" not in p:
             continue
         parts = []
-        for label, kinds in groups:
+        for label, kinds in CUBE_ERROR_GROUPS:
             n = sum(p["cube_kinds"][k][0] for k in kinds)
             err = sum(p["cube_kinds"][k][1] for k in kinds)
             parts.append("%s %d (%.2f a game)" % (label, n, 1000 * err / p["kinds_games"]))
