@@ -208,6 +208,9 @@ fn duel_reports_points_per_game_as_json() {
         (true, "--efficiency-a", "1.5", "cube efficiency"),
         (true, "--efficiency-b", "x", "cube efficiency"),
         (false, "--efficiency-b", "0.7", "--cube"),
+        (true, "--stretch-a", "0.9", "log-odds"),
+        (true, "--stretch-b", "x", "log-odds"),
+        (false, "--stretch-a", "0.03", "--cube"),
     ] {
         let mut args = vec!["duel", "--a", "net@1", "--b", "net@1", flag, value];
         if cube {

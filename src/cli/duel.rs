@@ -1,5 +1,6 @@
 //! `kotra-ai duel`: mirrored money games between two players.
 
+use crate::cube::CubeTuning;
 use crate::eval::Evaluator;
 use crate::eval::shipped_model;
 use crate::notation::mat::{Action, GameRecord, MatchRecord};
@@ -85,6 +86,14 @@ pub struct DuelArgs {
     /// With --cube: player B's cube efficiency in contact positions.
     #[arg(long, value_name = "X", requires = "cube", value_parser = efficiency)]
     pub efficiency_b: Option<f32>,
+    /// With --cube: player A's cube values the network's winning chance
+    /// in contact stretched away from one half, its log-odds times 1 + K
+    /// (the gammon shares kept), to tune the cube model by play.
+    #[arg(long, value_name = "K", requires = "cube", value_parser = stretch)]
+    pub stretch_a: Option<f32>,
+    /// With --cube: player B's stretch of the winning chance in contact.
+    #[arg(long, value_name = "K", requires = "cube", value_parser = stretch)]
+    pub stretch_b: Option<f32>,
     /// Backgammon: also report the points with each roll's luck removed
     /// (the value after the roll's best move less the average roll's,
     /// times the cube, as player B's network judges it at 1-ply; the
@@ -200,12 +209,12 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
                   prune: Option<usize>,
                   by: Option<Preselector>,
                   screen,
-                  contact_efficiency| {
+                  tuning| {
         let [first, middle] = filters;
         let mut p = CubefulPlayer::new(eval, ply)
             .with_cube_screen(screen)
             .with_middle_filter(middle)
-            .with_contact_efficiency(contact_efficiency);
+            .with_cube_tuning(tuning);
         if let Some(f) = first {
             p = p.with_first_filter(f);
         }
@@ -220,7 +229,10 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
             args.prune_a,
             args.preselect_a,
             args.cube_screen_a,
-            args.efficiency_a,
+            CubeTuning {
+                contact_efficiency: args.efficiency_a,
+                contact_stretch: args.stretch_a,
+            },
         ),
         player(
             &eb,
@@ -229,7 +241,10 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
             args.prune_b,
             args.preselect_b,
             args.cube_screen_b,
-            args.efficiency_b,
+            CubeTuning {
+                contact_efficiency: args.efficiency_b,
+                contact_stretch: args.stretch_b,
+            },
         ),
     );
     let judge = args.luck.then(|| Searcher::new(&eb));
@@ -335,6 +350,14 @@ fn session(names: [&str; 2], pairs: &[[(GameLog, i32); 2]]) -> MatchRecord {
         players: names.map(str::to_string),
         games,
         jacoby: false,
+    }
+}
+
+/// `--stretch-a` and `-b`: a stretch of the log-odds, −0.5 to 0.5.
+fn stretch(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(k) if (-0.5..=0.5).contains(&k) => Ok(k),
+        _ => Err("must be a stretch of the log-odds from -0.5 to 0.5".into()),
     }
 }
 

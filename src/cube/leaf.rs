@@ -74,13 +74,39 @@ pub fn leaf_value(pos: &Position, p: &Probs, state: &CubeState) -> f32 {
     LeafCube::new(pos, p).value(state)
 }
 
+/// Changes to the cube model in contact positions, each `None` for the
+/// model's own, so that the model can be tuned by play, one side of a
+/// duel against the other (`duel --efficiency-a`, `--stretch-a`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CubeTuning {
+    /// Another cube efficiency than [`efficiency`]'s.
+    pub contact_efficiency: Option<f32>,
+    /// The network's winning chance stretched away from one half before
+    /// the cube values it: its log-odds times `1 + k`, the gammon shares
+    /// of wins and of losses kept. Rollouts of the doubling window find
+    /// the network's chances drawn toward one half, the leader's too low
+    /// and the trailer's too high, and the cube's thresholds are where
+    /// that matters.
+    pub contact_stretch: Option<f32>,
+}
+
+/// `p` with its winning chance stretched by `k` ([`CubeTuning`]): the
+/// gammons and backgammons of each side scaled with that side's chance.
+fn stretched(p: &Probs, k: f32) -> Probs {
+    let [win, wg, wbg, lg, lbg] = p.0;
+    let w = win.clamp(1e-6, 1.0 - 1e-6);
+    let s = 1.0 / (1.0 + ((1.0 - w) / w).powf(1.0 + k));
+    let (up, down) = (s / w, (1.0 - s) / (1.0 - w));
+    Probs([s, wg * up, wbg * up, lg * down, lbg * down])
+}
+
 /// One position and its probabilities, valued for as many cube states as
 /// a search leaf carries: what every state shares (the cube efficiency,
 /// whether the exact table applies, the money cash points) is found once.
 /// Each value has the bits [`leaf_value`] and [`static_value`] give.
 pub struct LeafCube<'a> {
     pos: &'a Position,
-    p: &'a Probs,
+    p: Probs,
     efficiency: Option<f32>,
     bear_off: Option<bool>,
     cash: CashPoints,
@@ -88,10 +114,10 @@ pub struct LeafCube<'a> {
 }
 
 impl<'a> LeafCube<'a> {
-    pub fn new(pos: &'a Position, p: &'a Probs) -> LeafCube<'a> {
+    pub fn new(pos: &'a Position, p: &Probs) -> LeafCube<'a> {
         LeafCube {
             pos,
-            p,
+            p: *p,
             efficiency: None,
             bear_off: None,
             cash: CashPoints::default(),
@@ -99,11 +125,14 @@ impl<'a> LeafCube<'a> {
         }
     }
 
-    /// Another cube efficiency than [`efficiency`]'s where the position
-    /// has contact (`None`: the model's own), so that the cube model can
-    /// be tuned by play (`duel --efficiency-a`).
-    pub fn with_contact_efficiency(mut self, x: Option<f32>) -> LeafCube<'a> {
-        self.contact_efficiency = x;
+    /// The cube model changed by `tuning` where the position has contact.
+    pub fn with_tuning(mut self, tuning: CubeTuning) -> LeafCube<'a> {
+        self.contact_efficiency = tuning.contact_efficiency;
+        if let Some(k) = tuning.contact_stretch
+            && self.pos.has_contact()
+        {
+            self.p = stretched(&self.p, k);
+        }
         self
     }
 
@@ -138,7 +167,7 @@ impl<'a> LeafCube<'a> {
             Some(x) if pos.has_contact() => x,
             _ => efficiency(pos),
         });
-        cubeful_with(self.p, state, x, &mut self.cash)
+        cubeful_with(&self.p, state, x, &mut self.cash)
     }
 
     /// [`static_value`] with `state`.
@@ -236,6 +265,54 @@ mod tests {
         assert!(checked > 10_000, "{checked}");
     }
 
+    fn efficiency_of(x: f32) -> CubeTuning {
+        CubeTuning {
+            contact_efficiency: Some(x),
+            ..CubeTuning::default()
+        }
+    }
+
+    /// A stretch moves a contact position's winning chance away from one
+    /// half and keeps each side's gammon share; a race is left as it is.
+    #[test]
+    fn a_stretch_moves_the_winning_chance_away_from_one_half_in_contact_only() {
+        let contact = Position::starting();
+        let race = Position::from_points(&[(6, 5), (7, 5), (8, 5)], &[(6, 5), (7, 5), (8, 5)]);
+        let tuning = |k| CubeTuning {
+            contact_stretch: Some(k),
+            ..CubeTuning::default()
+        };
+        let mut seed = 9u64;
+        for _ in 0..200 {
+            let p = random_probs(&mut seed, 0.1);
+            let [w, wg, _, lg, _] = p.0;
+            let q = stretched(&p, 0.05).0;
+            assert_eq!(q[0] > w, w > 0.5, "{p:?} {q:?}");
+            assert!((q[1] / q[0] - wg / w).abs() < 1e-4, "{p:?} {q:?}");
+            assert!(
+                (q[3] / (1.0 - q[0]) - lg / (1.0 - w)).abs() < 1e-4,
+                "{p:?} {q:?}"
+            );
+            let none = stretched(&p, 0.0).0;
+            assert!(none.iter().zip(p.0).all(|(a, b)| (a - b).abs() < 1e-5));
+            let state = CubeState::money();
+            let race_value = LeafCube::new(&race, &p)
+                .with_tuning(tuning(0.05))
+                .value(&state);
+            assert_eq!(
+                race_value.to_bits(),
+                leaf_value(&race, &p, &state).to_bits()
+            );
+            let stretched_value = LeafCube::new(&contact, &p)
+                .with_tuning(tuning(0.05))
+                .value(&state);
+            assert_eq!(
+                stretched_value.to_bits(),
+                leaf_value(&contact, &Probs(q), &state).to_bits()
+            );
+        }
+    }
+
     /// Another contact efficiency moves a contact position's cubeful
     /// values and nothing else: the model's own efficiency given
     /// explicitly changes no bit, and a race keeps its own efficiency.
@@ -251,15 +328,15 @@ mod tests {
             let p = random_probs(&mut seed, 0.1);
             let own = efficiency(&contact);
             let same = LeafCube::new(&contact, &p)
-                .with_contact_efficiency(Some(own))
+                .with_tuning(efficiency_of(own))
                 .value(&state);
             assert_eq!(same.to_bits(), leaf_value(&contact, &p, &state).to_bits());
             let other = LeafCube::new(&contact, &p)
-                .with_contact_efficiency(Some(0.9))
+                .with_tuning(efficiency_of(0.9))
                 .value(&state);
             moved += usize::from(other != same);
             let race_value = LeafCube::new(&race, &p)
-                .with_contact_efficiency(Some(0.9))
+                .with_tuning(efficiency_of(0.9))
                 .value(&state);
             assert_eq!(
                 race_value.to_bits(),

@@ -11,7 +11,7 @@ pub mod state;
 
 pub use decision::{CubeAction, CubeDecision, TakeAnswer};
 pub use janowski::{cubeful, efficiency};
-pub use leaf::{LeafCube, leaf_value, static_cube_decision, static_value};
+pub use leaf::{CubeTuning, LeafCube, leaf_value, static_cube_decision, static_value};
 pub(crate) use leaf::{cube_states, decide, roller_cube_choice};
 pub use met::{MatchEquityTable, MetError};
 pub use state::{CubeState, Owner, Stakes};

@@ -18,7 +18,7 @@
 use super::duel::{JudgedDuelResult, judged_pairs, roll_for_turn};
 use crate::backgammon::cube::CubeRules;
 use crate::backgammon::{GameState, Phase};
-use crate::cube::{CubeState, TakeAnswer};
+use crate::cube::{CubeState, CubeTuning, TakeAnswer};
 use crate::eval::Evaluator;
 use crate::search::{MoveFilter, Preselector, SearchSettings, Searcher};
 use rand::SeedableRng;
@@ -50,10 +50,10 @@ impl<'a> CubefulPlayer<'a> {
         }
     }
 
-    /// The cube efficiency of this player's leaves in contact, where not
-    /// the cube model's own (see [`Searcher::with_contact_efficiency`]).
-    pub fn with_contact_efficiency(mut self, x: Option<f32>) -> CubefulPlayer<'a> {
-        self.searcher = self.searcher.with_contact_efficiency(x);
+    /// This player's cube model, where not the shipped one (see
+    /// [`Searcher::with_cube_tuning`]).
+    pub fn with_cube_tuning(mut self, tuning: CubeTuning) -> CubefulPlayer<'a> {
+        self.searcher = self.searcher.with_cube_tuning(tuning);
         self
     }
 

@@ -18,7 +18,9 @@ use super::filter::MoveFilter;
 use super::nodes::{LeafStore, MIN_KEPT_PLY, NodeStore};
 use super::table::PositionTable;
 use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, with_legal_moves};
-use crate::cube::{CubeDecision, CubeState, LeafCube, cube_states, decide, roller_cube_choice};
+use crate::cube::{
+    CubeDecision, CubeState, CubeTuning, LeafCube, cube_states, decide, roller_cube_choice,
+};
 use crate::eval::prune_net::SHIPPED_PRUNE_NET;
 use crate::eval::{Evaluator, Probs, pubeval};
 use rayon::prelude::*;
@@ -291,9 +293,9 @@ pub struct Searcher<'a> {
     /// no Janowski at the leaves): what gnubg's cubeless hints and the
     /// oracle's move sets are labelled with.
     cubeless: bool,
-    /// The leaves' cube efficiency in contact, where not the cube
-    /// model's own (see [`Self::with_contact_efficiency`]).
-    contact_efficiency: Option<f32>,
+    /// The leaves' cube model, where not the shipped one (see
+    /// [`Self::with_cube_tuning`]).
+    cube_tuning: CubeTuning,
 }
 
 impl<'a> Searcher<'a> {
@@ -307,16 +309,16 @@ impl<'a> Searcher<'a> {
             prune: DEFAULT_PRUNE,
             preselector: DEFAULT_PRESELECTOR,
             cubeless: false,
-            contact_efficiency: None,
+            cube_tuning: CubeTuning::default(),
         }
     }
 
-    /// Values the leaves' cube with efficiency `x` in contact positions
-    /// instead of the cube model's own (`None`), fixed for the searcher's
-    /// life like [`Self::with_cubeless`]: for tuning the cube model by
-    /// play, one side of a duel against the other.
-    pub fn with_contact_efficiency(mut self, x: Option<f32>) -> Searcher<'a> {
-        self.contact_efficiency = x;
+    /// Values the leaves' cube with the cube model changed by `tuning`,
+    /// fixed for the searcher's life like [`Self::with_cubeless`]: for
+    /// tuning the cube model by play, one side of a duel against the
+    /// other.
+    pub fn with_cube_tuning(mut self, tuning: CubeTuning) -> Searcher<'a> {
+        self.cube_tuning = tuning;
         self
     }
 
@@ -720,7 +722,7 @@ impl<'a> Searcher<'a> {
                 *o = p.equity() * s.value as f32;
             }
         } else {
-            let mut leaf = LeafCube::new(pos, p).with_contact_efficiency(self.contact_efficiency);
+            let mut leaf = LeafCube::new(pos, p).with_tuning(self.cube_tuning);
             for (o, s) in out.iter_mut().zip(states) {
                 *o = leaf.static_value(s);
             }
@@ -897,7 +899,7 @@ impl<'a> Searcher<'a> {
             let probs = self.probs(pos);
             return CubeAnalysis {
                 decision: LeafCube::new(pos, &probs)
-                    .with_contact_efficiency(self.contact_efficiency)
+                    .with_tuning(self.cube_tuning)
                     .decision(state),
                 probs,
                 ply,
