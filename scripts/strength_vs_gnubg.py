@@ -73,11 +73,14 @@ CUBE_ERROR_GROUPS = (("missed double", ("missed-double-below-cp", "missed-double
                      ("wrong double", ("wrong-double-below-dp", "wrong-double-above-tg")),
                      ("wrong take", ("wrong-take",)), ("wrong pass", ("wrong-drop",)))
 CUBE_KINDS = tuple(kind for _, kinds in CUBE_ERROR_GROUPS for kind in kinds)
+# What each side's analysis sums over the games, beside the cube kinds.
+SUMMED = ("moves", "chequer", "close_cube", "cube")
 
 ANALYSE = r"""
 import gnubg, glob, json, os
 PLY = {ply}
 CUBE_KINDS = {kinds!r}
+SUMMED = {summed!r}
 out = dict(players={{}}, phases={{}})
 
 def phase(position_id):
@@ -100,7 +103,7 @@ for f in sorted(glob.glob(os.path.join({sgf_dir!r}, "*.sgf"))):
     m = gnubg.match(analysis=1, boards=1, statistics=1, verbose=0)
     names = {{side: m["match-info"][side]["name"] for side in ("X", "O")}}
     for side, stats in m["stats"].items():
-        p = out["players"].setdefault(names[side], dict(moves=0, chequer=0.0, close_cube=0, cube=0.0))
+        p = out["players"].setdefault(names[side], dict.fromkeys(SUMMED, 0))
         p["moves"] += stats["moves"]["unforced-moves"]
         p["chequer"] += stats["moves"]["error-skill"]
         p["close_cube"] += stats["cube"]["close-cube"]
@@ -258,15 +261,15 @@ def analyse(args):
             with tempfile.TemporaryDirectory() as tmp:
                 # Written beside the result, then renamed: never half a file.
                 script, out = os.path.join(tmp, "a.py"), result + ".tmp"
-                open(script, "w").write(ANALYSE.format(ply=args.analyse_ply, kinds=CUBE_KINDS, sgf_dir=sgf_dir,
+                open(script, "w").write(ANALYSE.format(ply=args.analyse_ply, kinds=CUBE_KINDS, summed=SUMMED, sgf_dir=sgf_dir,
                                                     result=out))
                 subprocess.run(["nice", "-n", "10", "/usr/games/gnubg", "-t", "-q", "-r", "-p", script],
                                capture_output=True, check=True)
                 os.replace(out, result)
         part = json.load(open(result))
         for name, p in part["players"].items():
-            t = totals["players"].setdefault(name, dict(moves=0, chequer=0.0, close_cube=0, cube=0.0))
-            for k in ("moves", "chequer", "close_cube", "cube"):
+            t = totals["players"].setdefault(name, dict.fromkeys(SUMMED, 0))
+            for k in SUMMED:
                 t[k] += p[k]
             # Analyses kept from before the kinds were counted have none.
             if "cube_kinds" in p:

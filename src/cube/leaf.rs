@@ -272,12 +272,23 @@ mod tests {
         }
     }
 
+    /// A race, which every tuning of the contact cube leaves alone.
+    fn race() -> Position {
+        Position::from_points(&[(6, 5), (7, 5), (8, 5)], &[(6, 5), (7, 5), (8, 5)])
+    }
+
+    /// `tuning` changes no bit of a race's cubeful value from `p`.
+    fn assert_race_untouched(tuning: CubeTuning, p: &Probs) {
+        let (race, state) = (race(), CubeState::money());
+        let tuned = LeafCube::new(&race, p).with_tuning(tuning).value(&state);
+        assert_eq!(tuned.to_bits(), leaf_value(&race, p, &state).to_bits());
+    }
+
     /// A stretch moves a contact position's winning chance away from one
     /// half and keeps each side's gammon share; a race is left as it is.
     #[test]
     fn a_stretch_moves_the_winning_chance_away_from_one_half_in_contact_only() {
         let contact = Position::starting();
-        let race = Position::from_points(&[(6, 5), (7, 5), (8, 5)], &[(6, 5), (7, 5), (8, 5)]);
         let tuning = |k| CubeTuning {
             contact_stretch: Some(k),
             ..CubeTuning::default()
@@ -296,13 +307,7 @@ mod tests {
             let none = stretched(&p, 0.0).0;
             assert!(none.iter().zip(p.0).all(|(a, b)| (a - b).abs() < 1e-5));
             let state = CubeState::money();
-            let race_value = LeafCube::new(&race, &p)
-                .with_tuning(tuning(0.05))
-                .value(&state);
-            assert_eq!(
-                race_value.to_bits(),
-                leaf_value(&race, &p, &state).to_bits()
-            );
+            assert_race_untouched(tuning(0.05), &p);
             let stretched_value = LeafCube::new(&contact, &p)
                 .with_tuning(tuning(0.05))
                 .value(&state);
@@ -319,8 +324,7 @@ mod tests {
     #[test]
     fn a_contact_efficiency_moves_contact_values_only() {
         let contact = Position::starting();
-        let race = Position::from_points(&[(6, 5), (7, 5), (8, 5)], &[(6, 5), (7, 5), (8, 5)]);
-        assert!(contact.has_contact() && !race.has_contact());
+        assert!(contact.has_contact() && !race().has_contact());
         let state = CubeState::money();
         let mut seed = 5u64;
         let mut moved = 0;
@@ -335,13 +339,7 @@ mod tests {
                 .with_tuning(efficiency_of(0.9))
                 .value(&state);
             moved += usize::from(other != same);
-            let race_value = LeafCube::new(&race, &p)
-                .with_tuning(efficiency_of(0.9))
-                .value(&state);
-            assert_eq!(
-                race_value.to_bits(),
-                leaf_value(&race, &p, &state).to_bits()
-            );
+            assert_race_untouched(efficiency_of(0.9), &p);
         }
         assert!(moved > 90, "{moved}");
     }
