@@ -168,6 +168,13 @@ pub struct TrainConfig {
     /// few in a hundred of the database: at their batch's weight the
     /// search-labelled rest outvotes them.
     pub database_rollout_weight: u32,
+    /// How many times a database position whose origin is `cube_action`
+    /// counts, as a multiple of its entry's weight: 1 as the others, 0
+    /// left out. Those positions carry the search's cubeless value before
+    /// the roll where 0-ply and the search differed on the cube, and in
+    /// the doubling window that value leans the other way from the
+    /// rollouts; this weighs them against the rest.
+    pub database_cube_weight: u32,
     /// In a distillation that trains the race network: a fresh race
     /// network of `race_hidden` and a second layer of this many units
     /// instead of `init_model`'s (0 = keep that one).
@@ -233,6 +240,7 @@ impl Default for TrainConfig {
             database: Vec::new(),
             database_weight: 1,
             database_rollout_weight: 1,
+            database_cube_weight: 1,
             race_mid: 0,
             measure_every: 10_000,
             learner: LearnerKind::Burn,

@@ -86,6 +86,12 @@ pub(super) fn describe(cfg: &TrainConfig) -> String {
                 cfg.database_rollout_weight
             );
         }
+        if !cfg.database.is_empty() && cfg.database_cube_weight != 1 {
+            rolled += &format!(
+                ", its cube-decision positions {} times their entry's weight",
+                cfg.database_cube_weight
+            );
+        }
         format!(
             "kotra-ai distillation of {}'s {}-ply search over {} of its games{from}{rolled}, config seed {}",
             teacher.display(),

@@ -113,6 +113,9 @@ pub struct Weighting {
     /// How many times more a database position with a rollout target
     /// counts (`TrainConfig::database_rollout_weight`).
     pub database_rollout_weight: u32,
+    /// How many times a database position from a cube decision counts
+    /// (`TrainConfig::database_cube_weight`; 0 leaves it out).
+    pub database_cube_weight: u32,
     /// How many times a hard position (back game, holding game, crashed
     /// board) counts.
     pub hard_plan_weight: f32,
@@ -250,6 +253,7 @@ impl TrainConfig {
                 crashed_net: self.crashed_net,
                 rollout_weight: self.rollout_weight,
                 database_rollout_weight: self.database_rollout_weight,
+                database_cube_weight: self.database_cube_weight,
                 hard_plan_weight: self.hard_plan_weight,
             },
             passes: Passes {

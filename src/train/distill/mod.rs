@@ -211,9 +211,7 @@ fn positions(opts: &TrainOptions, plan: &DistillPlan) -> Result<(Vec<Sample>, us
         bar.set_message(format!("{distinct} positions"));
     }
     if !plan.database.is_empty() {
-        for (samples, weight) in
-            database_samples(&plan.database, weighting.database_rollout_weight as usize)?
-        {
+        for (samples, weight) in database_samples(&plan.database, weighting)? {
             distinct += add_trained(&mut all, samples, &[], weight, weighting);
         }
         bar.set_message(format!("{distinct} positions"));
@@ -225,12 +223,15 @@ fn positions(opts: &TrainOptions, plan: &DistillPlan) -> Result<(Vec<Sample>, us
 /// The samples of the position databases `entries` (each a path and its
 /// weight), each position once, grouped by weight in the order read: where
 /// batches repeat a position, the last one's target and its entry's weight
-/// (later batches come from later teachers), `rollout_weight` times that
-/// where the target is a rollout.
+/// (later batches come from later teachers), times the origin's own
+/// multiplier (`database_rollout_weight` for a rollout target,
+/// `database_cube_weight` for a cube decision's position, which 0 leaves
+/// out).
 fn database_samples(
     entries: &[(std::path::PathBuf, usize)],
-    rollout_weight: usize,
+    how: &Weighting,
 ) -> Result<Vec<(Vec<Sample>, usize)>, TrainError> {
+    use crate::train::database::Origin;
     let mut records = Vec::new();
     for (path, weight) in entries {
         let read = crate::train::database::load(std::slice::from_ref(path))?;
@@ -250,11 +251,15 @@ fn database_samples(
             kind: r.kind,
             target: r.target.consistent(),
         };
-        let weight = if r.origin.is_rollout() {
-            weight * rollout_weight
-        } else {
-            *weight
+        let times = match r.origin {
+            o if o.is_rollout() => how.database_rollout_weight,
+            Origin::CubeAction => how.database_cube_weight,
+            _ => 1,
         };
+        let weight = weight * times as usize;
+        if weight == 0 {
+            continue;
+        }
         match groups.iter_mut().find(|(_, w)| *w == weight) {
             Some((samples, _)) => samples.push(sample),
             None => groups.push((vec![sample], weight)),
@@ -520,7 +525,7 @@ mod tests {
         let early: Vec<Record> = positions.iter().map(|p| record(p, 0.1)).collect();
         let late: Vec<Record> = positions.iter().map(|p| record(p, 0.95)).collect();
         database(&dir.join("data"), &[early, late]);
-        let groups = database_samples(&[(dir.join("data"), 2)], 1).unwrap();
+        let groups = database_samples(&[(dir.join("data"), 2)], &weighting(1, 1)).unwrap();
         assert_eq!(groups.len(), 1);
         let (samples, weight) = &groups[0];
         assert_eq!(*weight, 2);
@@ -531,7 +536,7 @@ mod tests {
         let manifest = crate::train::database::Manifest::load(&dir.join("data")).unwrap();
         let late_file = dir.join("data").join(&manifest.batches[1].file);
         let weights = |entries: &[(std::path::PathBuf, usize)]| -> Vec<(usize, usize)> {
-            database_samples(entries, 1)
+            database_samples(entries, &weighting(1, 1))
                 .unwrap()
                 .iter()
                 .map(|(s, w)| (s.len(), *w))
@@ -549,7 +554,7 @@ mod tests {
         );
         // The early batch alone after the folder: its targets, its weight.
         let early_file = dir.join("data").join(&manifest.batches[0].file);
-        let groups = database_samples(&[(folder, 2), (early_file, 5)], 1).unwrap();
+        let groups = database_samples(&[(folder, 2), (early_file, 5)], &weighting(1, 1)).unwrap();
         assert_eq!(groups.len(), 1);
         assert_eq!(groups[0].1, 5);
         assert!(
@@ -627,15 +632,26 @@ mod tests {
             rollouts_unweighted.validate().is_err(),
             "a rollout weight of 0"
         );
-        let e = database_samples(&[(dir.join("nowhere"), 1)], 1)
+        let e = database_samples(&[(dir.join("nowhere"), 1)], &weighting(1, 1))
             .unwrap_err()
             .to_string();
         assert!(e.contains("nowhere"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    fn weighting(rollout: u32, cube: u32) -> Weighting {
+        Weighting {
+            nets: Default::default(),
+            crashed_net: false,
+            rollout_weight: 1,
+            database_rollout_weight: rollout,
+            database_cube_weight: cube,
+            hard_plan_weight: 1.0,
+        }
+    }
+
     #[test]
-    fn database_rollouts_count_their_own_weight_times_their_entrys() {
+    fn database_origins_count_their_own_weight_times_their_entrys() {
         use crate::train::database::{Origin, Record};
         let dir = std::env::temp_dir().join(format!("kotra-db-rolled-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -647,16 +663,19 @@ mod tests {
             })
             .collect();
         database(&dir, &[records]);
-        let groups = |rollout_weight| -> Vec<(usize, usize)> {
-            database_samples(&[(dir.clone(), 3)], rollout_weight)
+        let groups = |rollout, cube| -> Vec<(usize, usize)> {
+            database_samples(&[(dir.clone(), 3)], &weighting(rollout, cube))
                 .unwrap()
                 .iter()
                 .map(|(s, w)| (s.len(), *w))
                 .collect()
         };
-        // Four search-labelled origins, then rollout and timing_rollout.
-        assert_eq!(groups(4), [(4, 3), (2, 12)]);
-        assert_eq!(groups(1), [(6, 3)]);
+        // Four search-labelled origins (the fourth a cube decision's),
+        // then rollout and timing_rollout.
+        assert_eq!(groups(4, 1), [(4, 3), (2, 12)]);
+        assert_eq!(groups(1, 1), [(6, 3)]);
+        assert_eq!(groups(4, 0), [(3, 3), (2, 12)], "cube decisions left out");
+        assert_eq!(groups(1, 2), [(5, 3), (1, 6)]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
