@@ -86,11 +86,12 @@ pub(super) fn describe(cfg: &TrainConfig) -> String {
                 cfg.database_rollout_weight
             );
         }
-        if !cfg.database.is_empty() && cfg.database_cube_weight != 1 {
-            rolled += &format!(
-                ", its cube-decision positions {} times their entry's weight",
-                cfg.database_cube_weight
-            );
+        if !cfg.database.is_empty() {
+            match cfg.database_cube_weight {
+                1 => {}
+                0 => rolled += ", its cube-decision positions left out",
+                w => rolled += &format!(", its cube-decision positions {w} times more"),
+            }
         }
         format!(
             "kotra-ai distillation of {}'s {}-ply search over {} of its games{from}{rolled}, config seed {}",
@@ -120,5 +121,38 @@ pub(super) fn describe(cfg: &TrainConfig) -> String {
             "kotra-ai TD(λ) self-play".to_string()
         };
         format!("{method}{overlap}, config seed {}", cfg.seed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_run_names_how_its_origins_are_weighted() {
+        let mut cfg = TrainConfig {
+            distill_teacher: Some("teacher.net".into()),
+            database: vec![crate::train::DatabaseEntry::Path("training/data".into())],
+            ..Default::default()
+        };
+        let plain = describe(&cfg);
+        assert!(plain.contains(DATABASE_ENTRY), "{plain}");
+        assert!(
+            !plain.contains("cube-decision") && !plain.contains("rolled-out"),
+            "{plain}"
+        );
+        cfg.database_rollout_weight = 4;
+        cfg.database_cube_weight = 0;
+        let left_out = describe(&cfg);
+        assert!(
+            left_out.contains("its rolled-out positions 4 times more"),
+            "{left_out}"
+        );
+        assert!(
+            left_out.contains("its cube-decision positions left out"),
+            "{left_out}"
+        );
+        cfg.database_cube_weight = 3;
+        assert!(describe(&cfg).contains("its cube-decision positions 3 times more"));
     }
 }
