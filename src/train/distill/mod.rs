@@ -639,15 +639,19 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    /// The weighting a distillation's config with these database origin
+    /// weights plans, so that the config's wiring is tested with it.
     fn weighting(rollout: u32, cube: u32) -> Weighting {
-        Weighting {
-            nets: Default::default(),
-            crashed_net: false,
-            rollout_weight: 1,
+        let cfg = crate::train::TrainConfig {
+            distill_teacher: Some("teacher.net".into()),
             database_rollout_weight: rollout,
             database_cube_weight: cube,
-            hard_plan_weight: 1.0,
-        }
+            ..Default::default()
+        };
+        let crate::train::plan::TrainPlan::Distill(plan) = cfg.plan() else {
+            panic!("a config with a teacher plans a distillation");
+        };
+        plan.weighting
     }
 
     #[test]
