@@ -334,6 +334,61 @@ fn kept_replies_answer_as_a_fresh_walk_does() {
     }
 }
 
+/// A wider pre-selection where replies are searched deeper changes only
+/// those nodes: a 1-ply search has none, the same width everywhere is the
+/// default search, and the leaves' replies (what a rollout's luck weighs)
+/// are the default's; at 2-ply it changes some value.
+#[test]
+fn the_upper_pre_selection_changes_only_the_upper_nodes() {
+    let eval = eval();
+    let money = CubeState::money();
+    let mut changed = 0;
+    for id in CONTACT {
+        let pos = position(id);
+        let mut list = MoveList::new();
+        legal_moves(&pos, Dice::new(5, 2).unwrap(), &mut list);
+        let rank = |searcher: &Searcher, ply| {
+            searcher.rank_moves(&list, &money, &SearchSettings::world_class(ply))
+        };
+        let wide = Searcher::new(&eval).with_upper_prune(Some(0));
+        assert_eq!(rank(&wide, 1), rank(&Searcher::new(&eval), 1), "{id}");
+        assert_eq!(
+            rank(&Searcher::new(&eval).with_upper_prune(Some(4)), 2),
+            rank(&Searcher::new(&eval), 2),
+            "{id}"
+        );
+        assert_eq!(
+            rank(
+                &Searcher::new(&eval).with_prune(0).with_upper_prune(Some(0)),
+                2
+            ),
+            rank(&Searcher::new(&eval).with_prune(0), 2),
+            "{id}"
+        );
+        let (upper, default) = (rank(&wide, 2), rank(&Searcher::new(&eval), 2));
+        changed += upper
+            .iter()
+            .filter(|u| u.ply == 2)
+            .filter(|u| {
+                let d = default.iter().find(|d| d.index == u.index).unwrap();
+                d.ply == 2 && d.equity != u.equity
+            })
+            .count();
+        for r in upper.iter().filter(|r| r.ply == 2) {
+            let next = r.position.swap();
+            assert_eq!(
+                wide.reply_probs(&next),
+                Searcher::new(&eval).reply_probs(&next),
+                "{id}"
+            );
+        }
+    }
+    assert!(
+        changed > 0,
+        "every reply weighed above the leaves changed no value"
+    );
+}
+
 /// The choice alone (`best_move`, what players and rollouts ask) is the
 /// full ranking's first move, whether it stopped early or not; with the
 /// rollouts' narrow filter at 1-ply it does stop early on some rolls,

@@ -63,6 +63,16 @@ pub struct DuelArgs {
     /// With --cube: player B's pre-selection.
     #[arg(long, value_name = "N", requires = "cube")]
     pub prune_b: Option<usize>,
+    /// With --cube, at 2-ply or deeper: inside player A's search, how
+    /// many replies are pre-selected where they are searched deeper (0 =
+    /// all; default: as many as --prune-a's), the leaves' replies keeping
+    /// --prune-a's.
+    #[arg(long, value_name = "N", requires = "cube")]
+    pub upper_prune_a: Option<usize>,
+    /// With --cube: player B's pre-selection where replies are searched
+    /// deeper.
+    #[arg(long, value_name = "N", requires = "cube")]
+    pub upper_prune_b: Option<usize>,
     /// With --cube: what pre-selects player A's replies, network (the
     /// distilled pre-selection network, the default) or pubeval.
     #[arg(long, requires = "cube")]
@@ -206,7 +216,7 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
     let player = |eval,
                   ply,
                   filters: [Option<MoveFilter>; 2],
-                  prune: Option<usize>,
+                  [prune, upper_prune]: [Option<usize>; 2],
                   by: Option<Preselector>,
                   screen,
                   tuning| {
@@ -220,13 +230,14 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
         }
         let by = by.unwrap_or(DEFAULT_PRESELECTOR);
         p.with_preselection(by, by.keep(prune))
+            .with_upper_prune(upper_prune)
     };
     let (pa, pb) = (
         player(
             &ea,
             ply_a,
             [args.filter_a, args.middle_a],
-            args.prune_a,
+            [args.prune_a, args.upper_prune_a],
             args.preselect_a,
             args.cube_screen_a,
             CubeTuning {
@@ -238,7 +249,7 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
             &eb,
             ply_b,
             [args.filter_b, args.middle_b],
-            args.prune_b,
+            [args.prune_b, args.upper_prune_b],
             args.preselect_b,
             args.cube_screen_b,
             CubeTuning {

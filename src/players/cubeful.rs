@@ -87,6 +87,13 @@ impl<'a> CubefulPlayer<'a> {
         self
     }
 
+    /// Inside its search, how many replies are pre-selected where they are
+    /// searched deeper (see [`Searcher::with_upper_prune`]).
+    pub fn with_upper_prune(mut self, keep: Option<usize>) -> CubefulPlayer<'a> {
+        self.searcher.set_upper_prune(keep);
+        self
+    }
+
     /// Inside its search, what pre-selects the replies and how many it
     /// keeps (see [`Searcher::with_preselection`]).
     pub fn with_preselection(mut self, by: Preselector, keep: usize) -> CubefulPlayer<'a> {

@@ -188,6 +188,10 @@ fn roll_index(dice: Dice) -> usize {
     high * (high - 1) / 2 + low - 1
 }
 
+/// The upper nodes' reply table's size (2^bits slots): a 2-ply tree has
+/// a few hundred of them, a 3-ply tree a few thousand.
+const UPPER_REPLY_BITS: u32 = 10;
+
 /// The most cube states one node carries (two per state of its parent).
 const MAX_STATES: usize = 32;
 
@@ -287,6 +291,12 @@ pub struct Searcher<'a> {
     /// Inside the tree, how many replies are pre-selected for the
     /// network to choose from (0 = the network sees every reply).
     prune: usize,
+    /// Where a node's replies are searched deeper (2 plies or more left)
+    /// rather than valued at once, a pre-selection of its own width, with
+    /// its own table of replies: those nodes are a small share of a
+    /// tree's, so weighing more of their replies costs little beside the
+    /// leaves. `None`: the same pre-selection everywhere.
+    upper: Option<(usize, PositionTable<NodeReplies>)>,
     /// What ranks the replies for that pre-selection.
     preselector: Preselector,
     /// Values are cubeless money equities (no cube actions in the tree,
@@ -307,6 +317,7 @@ impl<'a> Searcher<'a> {
             leaves: LeafStore::new(14),
             replies: PositionTable::new(11),
             prune: DEFAULT_PRUNE,
+            upper: None,
             preselector: DEFAULT_PRESELECTOR,
             cubeless: false,
             cube_tuning: CubeTuning::default(),
@@ -340,6 +351,28 @@ impl<'a> Searcher<'a> {
     /// [`Self::with_prune`] in place (see [`Self::set_preselection`]).
     pub fn set_prune(&mut self, keep: usize) {
         self.set_preselection(self.preselector, keep);
+    }
+
+    /// Sets how many replies are pre-selected where a node's replies are
+    /// searched deeper (`None`: as many as everywhere else; 0 = all).
+    pub fn with_upper_prune(mut self, keep: Option<usize>) -> Searcher<'a> {
+        self.set_upper_prune(keep);
+        self
+    }
+
+    /// [`Self::with_upper_prune`] in place; a change drops the searched
+    /// nodes as [`Self::set_preselection`]'s does.
+    pub fn set_upper_prune(&mut self, keep: Option<usize>) {
+        if keep != self.upper_prune() {
+            self.forget_nodes();
+            self.upper = keep.map(|k| (k, PositionTable::new(UPPER_REPLY_BITS)));
+        }
+    }
+
+    /// The pre-selection's width where replies are searched deeper, where
+    /// it differs from [`Self::preselection`]'s.
+    pub fn upper_prune(&self) -> Option<usize> {
+        self.upper.as_ref().map(|(k, _)| *k)
     }
 
     /// Sets what ranks the replies for the pre-selection.
@@ -380,6 +413,9 @@ impl<'a> Searcher<'a> {
         self.nodes.clear();
         self.leaves.clear();
         self.replies.clear();
+        if let Some((_, table)) = &self.upper {
+            table.clear();
+        }
     }
 
     pub fn evaluator(&self) -> &Evaluator {
@@ -499,7 +535,7 @@ impl<'a> Searcher<'a> {
             // Collected first, then summed in roll order: the same sums on
             // any thread count.
             let rolls: Vec<_> = Dice::all_rolls().collect();
-            let bests = self.node_replies(pos, true);
+            let bests = self.node_replies(pos, true, ply >= 2);
             let first: Vec<usize> = (0..bests.len())
                 .map(|i| {
                     (0..i)
@@ -517,7 +553,7 @@ impl<'a> Searcher<'a> {
         } else {
             // Inside the tree: no allocation.
             let mut walked = [None::<(Position, (Probs, [f32; MAX_STATES]))>; 21];
-            let bests = self.node_replies(pos, false);
+            let bests = self.node_replies(pos, false, ply >= 2);
             for (i, ((_, weight), best)) in Dice::all_rolls().zip(&bests).enumerate() {
                 let earlier = walked[..i]
                     .iter()
@@ -541,32 +577,38 @@ impl<'a> Searcher<'a> {
 
     /// The roller's replies to each roll ([`Self::reply`]), kept for the
     /// next time the node is met; found on rayon's threads when
-    /// `parallel`, else without an allocation.
-    fn node_replies(&self, pos: &Position, parallel: bool) -> NodeReplies {
-        self.replies.get(pos).unwrap_or_else(|| {
+    /// `parallel`, else without an allocation. `searched` says the replies
+    /// are searched deeper, where [`Self::with_upper_prune`] may
+    /// pre-select another number of them.
+    fn node_replies(&self, pos: &Position, parallel: bool, searched: bool) -> NodeReplies {
+        let (keep, table) = match &self.upper {
+            Some((keep, table)) if searched => (*keep, table),
+            _ => (self.prune, &self.replies),
+        };
+        table.get(pos).unwrap_or_else(|| {
             let bests: NodeReplies = if parallel {
                 let found: Vec<Reply> = Dice::all_rolls()
                     .collect::<Vec<_>>()
                     .par_iter()
-                    .map(|&(d, _)| self.reply(pos, d))
+                    .map(|&(d, _)| self.reply(pos, d, keep))
                     .collect();
                 std::array::from_fn(|i| found[i])
             } else {
                 let mut rolls = Dice::all_rolls();
-                std::array::from_fn(|_| self.reply(pos, rolls.next().expect("21 rolls").0))
+                std::array::from_fn(|_| self.reply(pos, rolls.next().expect("21 rolls").0, keep))
             };
-            self.replies.put(pos, bests);
+            table.put(pos, bests);
             bests
         })
     }
 
     /// The roller's best move with `dice`, chosen at 0-ply among the
-    /// moves the pre-selection keeps.
-    fn reply(&self, pos: &Position, dice: Dice) -> Reply {
+    /// `keep` moves the pre-selection keeps (0 = all).
+    fn reply(&self, pos: &Position, dice: Dice, keep: usize) -> Reply {
         with_legal_moves(pos, dice, |list| {
             let moves = list.as_slice();
             let mut scratch = Preselection::new();
-            match scratch.choose(pos, moves, self.prune, self.preselector) {
+            match scratch.choose(pos, moves, keep, self.preselector) {
                 Some(chosen) => self.best_at_0ply(moves, chosen),
                 None => self.best_at_0ply(moves, 0..moves.len()),
             }
@@ -579,10 +621,11 @@ impl<'a> Searcher<'a> {
     /// luck adjustment weighs every roll of a position its search has
     /// just walked, so these are mostly kept replies.
     pub fn reply_probs(&self, pos: &Position) -> [Probs; 21] {
-        self.node_replies(pos, false).map(|best| match best.roller {
-            Some(p) => p.flip(),
-            None => Probs::won(GameResult::of_mover_win(&best.after).expect("game over")),
-        })
+        self.node_replies(pos, false, false)
+            .map(|best| match best.roller {
+                Some(p) => p.flip(),
+                None => Probs::won(GameResult::of_mover_win(&best.after).expect("game over")),
+            })
     }
 
     /// The roller's values after `best` and `ply − 1` plies more.
@@ -874,7 +917,7 @@ impl<'a> Searcher<'a> {
     /// comes first, since the roll is what is judged, not the doubling.
     pub fn roll_luck(&self, pos: &Position, dice: Dice, state: &CubeState, opening: bool) -> f32 {
         let states = std::slice::from_ref(state);
-        let bests = self.node_replies(pos, false);
+        let bests = self.node_replies(pos, false, false);
         let value = |d: Dice| {
             let mut v = [0f32; MAX_STATES];
             self.after_reply(&bests[roll_index(d)], states, 1, &mut v);
