@@ -370,7 +370,8 @@ impl<'a> Searcher<'a> {
     }
 
     /// The pre-selection's width where replies are searched deeper, where
-    /// it differs from [`Self::preselection`]'s.
+    /// one was set ([`Self::with_upper_prune`]); `None`: the same as
+    /// [`Self::preselection`]'s.
     pub fn upper_prune(&self) -> Option<usize> {
         self.upper.as_ref().map(|(k, _)| *k)
     }
