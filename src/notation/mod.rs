@@ -70,7 +70,14 @@ pub enum ReadMatchError {
     Io { path: String, cause: std::io::Error },
     #[error("{path}: larger than {} MiB, more than any match file", MAX_MATCH_BYTES >> 20)]
     TooLarge { path: String },
+    #[error("{path}: {what}")]
+    NotText { path: String, what: &'static str },
 }
+
+/// How eXtreme Gammon's binary `.xg` files begin (its container's magic
+/// number, `RGMH` as stored): named in the error, since XG's users are
+/// the ones most likely to hand one over, and XG exports `.mat` too.
+const XG_MAGIC: &[u8; 4] = b"RGMH";
 
 /// A match file's text, refused past [`MAX_MATCH_BYTES`] without reading
 /// further (and if it is not UTF-8).
@@ -81,16 +88,27 @@ pub fn read_match_file(path: &std::path::Path) -> Result<String, ReadMatchError>
         path: shown(),
         cause,
     };
-    let mut text = String::new();
+    let mut bytes = Vec::new();
     std::fs::File::open(path)
         .map_err(io)?
         .take(MAX_MATCH_BYTES + 1)
-        .read_to_string(&mut text)
+        .read_to_end(&mut bytes)
         .map_err(io)?;
-    if text.len() as u64 > MAX_MATCH_BYTES {
+    if bytes.len() as u64 > MAX_MATCH_BYTES {
         return Err(ReadMatchError::TooLarge { path: shown() });
     }
-    Ok(text)
+    let not_text = |what| ReadMatchError::NotText {
+        path: shown(),
+        what,
+    };
+    if bytes.starts_with(XG_MAGIC) {
+        return Err(not_text(
+            "an eXtreme Gammon .xg file (binary), which is not read here; \
+             export the match from XG as a .mat file",
+        ));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| not_text("not a text match file (.mat or .sgf; the file is not UTF-8)"))
 }
 
 /// Reads a match file's text, `.sgf` or `.mat`, told apart by its first
@@ -136,5 +154,36 @@ mod tests {
         // An error on a line still names the line.
         let e = parse_match(" 3 point match\n\n Game 1\n nonsense here\n").unwrap_err();
         assert!(e.to_string().contains("line "), "{e}");
+    }
+
+    #[test]
+    fn a_binary_file_is_refused_in_one_line_and_an_xg_file_by_name() {
+        let dir = std::env::temp_dir().join(format!("kotra-binary-match-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let xg = dir.join("match.xg");
+        // A container header as XG writes it: the magic, then binary fields.
+        let mut bytes = XG_MAGIC.to_vec();
+        bytes.extend_from_slice(&[1, 0, 0, 0, 0x28, 0x20, 0, 0, 0xff, 0xfe, 0x80]);
+        std::fs::write(&xg, &bytes).unwrap();
+        let e = read_match_file(&xg).unwrap_err().to_string();
+        assert!(e.starts_with(&xg.display().to_string()), "{e}");
+        assert!(
+            e.contains("eXtreme Gammon .xg file")
+                && e.contains("export the match from XG as a .mat file"),
+            "{e}"
+        );
+        // UTF-16 text (a byte-order mark, then wide characters) is not UTF-8.
+        let wide = dir.join("wide.mat");
+        std::fs::write(&wide, [0xff, 0xfe, b'3', 0, b' ', 0]).unwrap();
+        let e = read_match_file(&wide).unwrap_err().to_string();
+        assert!(
+            e.contains("not a text match file") && !e.contains('\n'),
+            "{e}"
+        );
+        // The same file as text reads as before.
+        let text = dir.join("text.mat");
+        std::fs::write(&text, " 1 point match\n").unwrap();
+        assert_eq!(read_match_file(&text).unwrap(), " 1 point match\n");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
