@@ -97,18 +97,26 @@ pub fn read_match_file(path: &std::path::Path) -> Result<String, ReadMatchError>
     if bytes.len() as u64 > MAX_MATCH_BYTES {
         return Err(ReadMatchError::TooLarge { path: shown() });
     }
-    let not_text = |what| ReadMatchError::NotText {
-        path: shown(),
-        what,
-    };
+    match_text(&bytes)
+        .map(str::to_owned)
+        .map_err(|what| ReadMatchError::NotText {
+            path: shown(),
+            what,
+        })
+}
+
+/// A match file's bytes as text, or why they are not one (an XG binary
+/// named as such): the one check behind a file read from disk and a body
+/// posted to the server.
+pub fn match_text(bytes: &[u8]) -> Result<&str, &'static str> {
     if bytes.starts_with(XG_MAGIC) {
-        return Err(not_text(
+        return Err(
             "an eXtreme Gammon .xg file (binary), which is not read here; \
              export the match from XG as a .mat file",
-        ));
+        );
     }
-    String::from_utf8(bytes)
-        .map_err(|_| not_text("not a text match file (.mat or .sgf; the file is not UTF-8)"))
+    std::str::from_utf8(bytes)
+        .map_err(|_| "not a text match file (.mat or .sgf; the file is not UTF-8)")
 }
 
 /// Reads a match file's text, `.sgf` or `.mat`, told apart by its first

@@ -172,8 +172,7 @@ pub async fn review(
         status: e.status(),
         message: e.body_text(),
     })?;
-    let text = std::str::from_utf8(&body)
-        .map_err(|_| ApiError::bad("the match file is not UTF-8 text"))?;
+    let text = notation::match_text(&body).map_err(ApiError::bad)?;
     let record =
         notation::parse_match(text).map_err(|e| ApiError::bad(format!("bad match file: {e}")))?;
     job(&state, Cost::Deep, move |analyzer, abandoned| {
