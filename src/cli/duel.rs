@@ -7,7 +7,7 @@ use crate::notation::mat::{Action, GameRecord, MatchRecord};
 use crate::players::cubeful::{CubefulPlayer, cubeful_duel};
 use crate::players::duel::{GameLog, JudgedDuelResult, duel_judged, duel_logged};
 use crate::players::{parse_cubeful_player, parse_player};
-use crate::search::{DEFAULT_PRESELECTOR, MoveFilter, Preselector, Searcher};
+use crate::search::{DEFAULT_PRESELECTOR, LongLists, MoveFilter, Preselector, Searcher};
 use anyhow::Context;
 
 /// `duel`'s arguments, shared by the three games' duels.
@@ -80,6 +80,14 @@ pub struct DuelArgs {
     /// With --cube: what pre-selects player B's replies.
     #[arg(long, requires = "cube")]
     pub preselect_b: Option<Preselector>,
+    /// With --cube: what player A's pre-selection does with a list of
+    /// over 128 moves: pruned (four times its width kept, the default) or
+    /// whole (every move kept).
+    #[arg(long, requires = "cube")]
+    pub long_lists_a: Option<LongLists>,
+    /// With --cube: what player B's pre-selection does with a long list.
+    #[arg(long, requires = "cube")]
+    pub long_lists_b: Option<LongLists>,
     /// With --cube: player A screens its cube turns as a rollout does,
     /// asking its ply's cube decision only where the static one leaves a
     /// double within reach.
@@ -217,7 +225,7 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
                   ply,
                   filters: [Option<MoveFilter>; 2],
                   [prune, upper_prune]: [Option<usize>; 2],
-                  by: Option<Preselector>,
+                  (by, long_lists): (Option<Preselector>, Option<LongLists>),
                   screen,
                   tuning| {
         let [first, middle] = filters;
@@ -231,6 +239,7 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
         let by = by.unwrap_or(DEFAULT_PRESELECTOR);
         p.with_preselection(by, by.keep(prune))
             .with_upper_prune(upper_prune)
+            .with_long_lists(long_lists.unwrap_or_default())
     };
     let (pa, pb) = (
         player(
@@ -238,7 +247,7 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
             ply_a,
             [args.filter_a, args.middle_a],
             [args.prune_a, args.upper_prune_a],
-            args.preselect_a,
+            (args.preselect_a, args.long_lists_a),
             args.cube_screen_a,
             CubeTuning {
                 contact_efficiency: args.efficiency_a,
@@ -250,7 +259,7 @@ fn run_cubeful(args: &DuelArgs) -> anyhow::Result<()> {
             ply_b,
             [args.filter_b, args.middle_b],
             [args.prune_b, args.upper_prune_b],
-            args.preselect_b,
+            (args.preselect_b, args.long_lists_b),
             args.cube_screen_b,
             CubeTuning {
                 contact_efficiency: args.efficiency_b,

@@ -20,7 +20,7 @@ use crate::backgammon::cube::CubeRules;
 use crate::backgammon::{GameState, Phase};
 use crate::cube::{CubeState, CubeTuning, TakeAnswer};
 use crate::eval::Evaluator;
-use crate::search::{MoveFilter, Preselector, SearchSettings, Searcher};
+use crate::search::{LongLists, MoveFilter, Preselector, SearchSettings, Searcher};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
@@ -98,6 +98,13 @@ impl<'a> CubefulPlayer<'a> {
     /// keeps (see [`Searcher::with_preselection`]).
     pub fn with_preselection(mut self, by: Preselector, keep: usize) -> CubefulPlayer<'a> {
         self.searcher.set_preselection(by, keep);
+        self
+    }
+
+    /// Inside its search, what the pre-selection does with a long list
+    /// (see [`Searcher::with_long_lists`]).
+    pub fn with_long_lists(mut self, long_lists: LongLists) -> CubefulPlayer<'a> {
+        self.searcher.set_long_lists(long_lists);
         self
     }
 

@@ -246,7 +246,7 @@ impl<'a> Trial<'a> {
         let moves = list.as_slice();
         let mut preselection = Preselection::new();
         let (by, keep) = self.searcher.preselection();
-        match preselection.choose(pos, moves, keep, by) {
+        match preselection.choose(pos, moves, keep, by, self.searcher.long_lists()) {
             Some(chosen) => self.best_of(moves, chosen).1,
             None => self.best_of(moves, 0..moves.len()).1,
         }

@@ -47,8 +47,52 @@ pub const PUBEVAL_PRUNE: usize = 8;
 /// The pre-selection network's width.
 pub const NETWORK_PRUNE: usize = 4;
 
-/// Lists longer than this are never pruned (rare doubles).
+/// The pre-selection's scratch room: a list longer than this is scored a
+/// block at a time.
 const PRUNE_MAX: usize = 128;
+
+/// A list longer than [`PRUNE_MAX`] (a double with checkers spread, a few
+/// hundred moves) keeps this many times the pre-selector's width. Such
+/// lists are a few percent of a tree's rolls but, valued whole, most of its
+/// evaluations; the network misses their 0-ply best more often than a
+/// short list's, so they keep more (BENCHMARKS.md has the misses by list
+/// length, the speed and the games). PubEval keeps every move of them,
+/// as it always did: the training recipes and the campaign that name it
+/// reproduce what they made.
+const LONG_LIST_FACTOR: usize = 4;
+
+/// What the network's pre-selection does with a list longer than
+/// [`PRUNE_MAX`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LongLists {
+    /// Keeps [`LONG_LIST_FACTOR`] times its width.
+    #[default]
+    Pruned,
+    /// Keeps every move, as before long lists were pruned: for a duel
+    /// that measures what pruning them costs.
+    Whole,
+}
+
+impl std::str::FromStr for LongLists {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<LongLists, String> {
+        match text {
+            "pruned" => Ok(LongLists::Pruned),
+            "whole" => Ok(LongLists::Whole),
+            _ => Err(format!("{}: pruned or whole", crate::quoted::Quoted(text))),
+        }
+    }
+}
+
+impl std::fmt::Display for LongLists {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LongLists::Pruned => "pruned",
+            LongLists::Whole => "whole",
+        })
+    }
+}
 
 /// How many replies' cache slots are prefetched before the first of them
 /// is looked up: PubEval's usual pre-selection, the widest in use.
@@ -132,35 +176,115 @@ impl Preselection {
 
     /// The indices of the `keep` candidates of `moves` (played from `pos`)
     /// that `by` scores highest, in list order so that ties fall as
-    /// without pruning; `None` where nothing is pruned (`keep` 0, a list
-    /// of at most `keep`, or one longer than `PRUNE_MAX`).
+    /// without pruning; from a list longer than [`PRUNE_MAX`],
+    /// [`LONG_LIST_FACTOR`] times `keep` (at most `PRUNE_MAX`) for the
+    /// network where `long_lists` says so, else every move. `None` where nothing is pruned (`keep` 0, or a list of
+    /// no more than it would keep).
     pub fn choose(
         &mut self,
         pos: &Position,
         moves: &[Candidate],
         keep: usize,
         by: Preselector,
+        long_lists: LongLists,
     ) -> Option<impl Iterator<Item = usize> + '_> {
-        if keep == 0 || moves.len() <= keep || moves.len() > PRUNE_MAX {
+        let long = moves.len() > PRUNE_MAX;
+        if long && (by == Preselector::PubEval || long_lists == LongLists::Whole) {
+            return None;
+        }
+        let keep = match long {
+            true => (keep * LONG_LIST_FACTOR).min(PRUNE_MAX),
+            false => keep,
+        };
+        if keep == 0 || moves.len() <= keep {
             return None;
         }
         let race = !pos.has_contact();
+        if long {
+            // Scored a block at a time, the best `keep` held as it goes:
+            // the set a selection over the whole list would keep.
+            let mut best = Best::new(keep);
+            for (block, chunk) in moves.chunks(PRUNE_MAX).enumerate() {
+                self.score(pos, chunk, block * PRUNE_MAX, race, by);
+                for &entry in &self.scored[..chunk.len()] {
+                    best.offer(entry);
+                }
+            }
+            self.scored[..keep].copy_from_slice(best.kept());
+        } else {
+            self.score(pos, moves, 0, race, by);
+            self.scored[..moves.len()].select_nth_unstable_by(keep - 1, ranked_before);
+        }
+        let chosen = &mut self.scored[..keep];
+        chosen.sort_unstable_by_key(|s| s.1);
+        Some(chosen.iter().map(|s| s.1 as usize))
+    }
+
+    /// `moves` (at most [`PRUNE_MAX`], the list's from index `first` on)
+    /// scored into `scored` as (the score negated, the index in the list).
+    fn score(
+        &mut self,
+        pos: &Position,
+        moves: &[Candidate],
+        first: usize,
+        race: bool,
+        by: Preselector,
+    ) {
         if by == Preselector::Network && !race {
             let scores = &mut self.net_scores[..moves.len()];
             SHIPPED_PRUNE_NET.score_moves(pos, moves, scores);
             for (i, (slot, &score)) in self.scored.iter_mut().zip(scores.iter()).enumerate() {
-                *slot = (-(score as f32), i as u16);
+                *slot = (-(score as f32), (first + i) as u16);
             }
         } else {
             for (i, (slot, c)) in self.scored.iter_mut().zip(moves).enumerate() {
-                *slot = (-pubeval::score(&c.position, race), i as u16);
+                *slot = (-pubeval::score(&c.position, race), (first + i) as u16);
             }
         }
-        let scored = &mut self.scored[..moves.len()];
-        scored.select_nth_unstable_by(keep - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        let chosen = &mut scored[..keep];
-        chosen.sort_unstable_by_key(|s| s.1);
-        Some(chosen.iter().map(|s| s.1 as usize))
+    }
+}
+
+/// The pre-selection's order: the higher score first (scores are stored
+/// negated), then the earlier move.
+fn ranked_before(a: &(f32, u16), b: &(f32, u16)) -> std::cmp::Ordering {
+    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
+}
+
+/// The first `keep` (at most [`PRUNE_MAX`]) of the entries offered, in
+/// [`ranked_before`]'s order, held without allocation.
+struct Best {
+    held: [(f32, u16); PRUNE_MAX],
+    len: usize,
+    keep: usize,
+}
+
+impl Best {
+    fn new(keep: usize) -> Best {
+        assert!((1..=PRUNE_MAX).contains(&keep));
+        Best {
+            held: [(0.0, 0); PRUNE_MAX],
+            len: 0,
+            keep,
+        }
+    }
+
+    /// Holds `entry` where it ranks among the first `keep` so far.
+    fn offer(&mut self, entry: (f32, u16)) {
+        let before = |a: &(f32, u16), b: &(f32, u16)| ranked_before(a, b).is_lt();
+        if self.len == self.keep && !before(&entry, &self.held[self.keep - 1]) {
+            return;
+        }
+        let mut at = self.len.min(self.keep - 1);
+        while at > 0 && before(&entry, &self.held[at - 1]) {
+            self.held[at] = self.held[at - 1];
+            at -= 1;
+        }
+        self.held[at] = entry;
+        self.len = (self.len + 1).min(self.keep);
+    }
+
+    fn kept(&self) -> &[(f32, u16)] {
+        &self.held[..self.len]
     }
 }
 
@@ -299,6 +423,8 @@ pub struct Searcher<'a> {
     upper: Option<(usize, PositionTable<NodeReplies>)>,
     /// What ranks the replies for that pre-selection.
     preselector: Preselector,
+    /// What that pre-selection does with a long list.
+    long_lists: LongLists,
     /// Values are cubeless money equities (no cube actions in the tree,
     /// no Janowski at the leaves): what gnubg's cubeless hints and the
     /// oracle's move sets are labelled with.
@@ -319,6 +445,7 @@ impl<'a> Searcher<'a> {
             prune: DEFAULT_PRUNE,
             upper: None,
             preselector: DEFAULT_PRESELECTOR,
+            long_lists: LongLists::default(),
             cubeless: false,
             cube_tuning: CubeTuning::default(),
         }
@@ -406,6 +533,26 @@ impl<'a> Searcher<'a> {
             self.forget_nodes();
         }
         (self.preselector, self.prune) = (by, keep);
+    }
+
+    /// Sets what the network's pre-selection does with a long list.
+    pub fn with_long_lists(mut self, long_lists: LongLists) -> Searcher<'a> {
+        self.set_long_lists(long_lists);
+        self
+    }
+
+    /// [`Self::with_long_lists`] in place; a change drops the searched
+    /// nodes as [`Self::set_preselection`]'s does.
+    pub fn set_long_lists(&mut self, long_lists: LongLists) {
+        if long_lists != self.long_lists {
+            self.forget_nodes();
+        }
+        self.long_lists = long_lists;
+    }
+
+    /// What the network's pre-selection does with a long list.
+    pub fn long_lists(&self) -> LongLists {
+        self.long_lists
     }
 
     /// Drops every searched node's values and replies (the static cache
@@ -609,7 +756,7 @@ impl<'a> Searcher<'a> {
         with_legal_moves(pos, dice, |list| {
             let moves = list.as_slice();
             let mut scratch = Preselection::new();
-            match scratch.choose(pos, moves, keep, self.preselector) {
+            match scratch.choose(pos, moves, keep, self.preselector, self.long_lists) {
                 Some(chosen) => self.best_at_0ply(moves, chosen),
                 None => self.best_at_0ply(moves, 0..moves.len()),
             }
@@ -1007,6 +1154,97 @@ mod tests {
     fn each_roll_has_its_own_index_in_roll_order() {
         for (i, (dice, _)) in Dice::all_rolls().enumerate() {
             assert_eq!(roll_index(dice), i, "{dice:?}");
+        }
+    }
+
+    /// `Best` holds what sorting every entry would put first, ties by
+    /// index included.
+    #[test]
+    fn the_running_selection_keeps_what_a_sort_would() {
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        for keep in [1, 4, 16, 128] {
+            let entries: Vec<(f32, u16)> = (0..600u16)
+                .map(|i| {
+                    s ^= s << 13;
+                    s ^= s >> 7;
+                    s ^= s << 17;
+                    // Few distinct scores, so that ties are common.
+                    ((s % 40) as f32 - 20.0, i)
+                })
+                .collect();
+            let mut best = Best::new(keep);
+            for &e in &entries {
+                best.offer(e);
+            }
+            let mut sorted = entries.clone();
+            sorted.sort_by(ranked_before);
+            assert_eq!(best.kept(), &sorted[..keep], "keep {keep}");
+        }
+    }
+
+    /// A double with checkers spread: far more moves than the scratch room.
+    fn long_list() -> (Position, MoveList) {
+        // Both sides alike: blots and points spread from the 1 to the 13.
+        let spread = [
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 2),
+            (5, 2),
+            (6, 2),
+            (8, 2),
+            (9, 1),
+            (10, 1),
+            (11, 1),
+            (13, 1),
+        ];
+        let pos = Position::from_points(&spread, &spread);
+        let mut list = MoveList::new();
+        crate::backgammon::legal_moves(&pos, Dice::new(2, 2).unwrap(), &mut list);
+        assert!(list.len() > PRUNE_MAX, "{} moves", list.len());
+        (pos, list)
+    }
+
+    /// A long list keeps `LONG_LIST_FACTOR` times the network's width:
+    /// the moves its scores rank first over the whole list, in list
+    /// order. PubEval, and the network told to, keep every move.
+    #[test]
+    fn a_long_list_keeps_the_networks_best_four_times_its_width() {
+        let (pos, list) = long_list();
+        let moves = list.as_slice();
+        let mut scores = vec![0i32; moves.len()];
+        SHIPPED_PRUNE_NET.score_moves(&pos, moves, &mut scores);
+        let mut ranked: Vec<(f32, u16)> = scores
+            .iter()
+            .enumerate()
+            .map(|(i, &score)| (-(score as f32), i as u16))
+            .collect();
+        ranked.sort_by(ranked_before);
+        let mut expected: Vec<usize> = ranked[..NETWORK_PRUNE * LONG_LIST_FACTOR]
+            .iter()
+            .map(|e| e.1 as usize)
+            .collect();
+        expected.sort_unstable();
+        let mut scratch = Preselection::new();
+        let kept: Vec<usize> = scratch
+            .choose(
+                &pos,
+                moves,
+                NETWORK_PRUNE,
+                Preselector::Network,
+                LongLists::Pruned,
+            )
+            .expect("a long list is pruned")
+            .collect();
+        assert_eq!(kept, expected);
+        for (by, long_lists) in [
+            (Preselector::PubEval, LongLists::Pruned),
+            (Preselector::Network, LongLists::Whole),
+        ] {
+            let whole = scratch
+                .choose(&pos, moves, NETWORK_PRUNE, by, long_lists)
+                .is_none();
+            assert!(whole, "{by} {long_lists:?}");
         }
     }
 }

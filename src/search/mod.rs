@@ -16,7 +16,7 @@ mod table;
 
 pub use cache::EvalCache;
 pub use engine::{
-    CUBE_SCREEN_MARGIN, CubeAnalysis, DEFAULT_PRESELECTOR, DEFAULT_PRUNE, PUBEVAL_PRUNE,
+    CUBE_SCREEN_MARGIN, CubeAnalysis, DEFAULT_PRESELECTOR, DEFAULT_PRUNE, LongLists, PUBEVAL_PRUNE,
     Preselection, Preselector, RankedMove, SearchSettings, Searcher,
 };
 pub use filter::{FilterError, MoveFilter};
