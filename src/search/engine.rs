@@ -178,8 +178,9 @@ impl Preselection {
     /// that `by` scores highest, in list order so that ties fall as
     /// without pruning; from a list longer than [`PRUNE_MAX`],
     /// [`LONG_LIST_FACTOR`] times `keep` (at most `PRUNE_MAX`) for the
-    /// network where `long_lists` says so, else every move. `None` where nothing is pruned (`keep` 0, or a list of
-    /// no more than it would keep).
+    /// network where `long_lists` says so, else every move. `None` where
+    /// nothing is pruned (`keep` 0, or a list of no more than it would
+    /// keep).
     pub fn choose(
         &mut self,
         pos: &Position,
