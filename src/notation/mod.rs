@@ -80,7 +80,8 @@ pub enum ReadMatchError {
 const XG_MAGIC: &[u8; 4] = b"RGMH";
 
 /// A match file's text, refused past [`MAX_MATCH_BYTES`] without reading
-/// further (and if it is not UTF-8).
+/// further, and where [`match_text`] finds no text (an XG binary, bytes
+/// that are not UTF-8).
 pub fn read_match_file(path: &std::path::Path) -> Result<String, ReadMatchError> {
     use std::io::Read as _;
     let shown = || path.display().to_string();
