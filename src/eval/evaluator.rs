@@ -231,8 +231,15 @@ impl Evaluator {
             // network by id.
             static MEMO: std::cell::RefCell<FirstLayerMemo> =
                 std::cell::RefCell::new(FirstLayerMemo::new());
+            // Kept from call to call: its few kilobytes of inputs, zeroed
+            // afresh, were a measurable share of a search's time. Every
+            // input a pass reads is written for each position first.
+            static BATCH: std::cell::RefCell<NetBatch> =
+                std::cell::RefCell::new(NetBatch::new());
         }
-        MEMO.with_borrow_mut(|memo| self.probs_batch_exact(positions, memo, out));
+        MEMO.with_borrow_mut(|memo| {
+            BATCH.with_borrow_mut(|batch| self.probs_batch_exact(positions, memo, batch, out))
+        });
     }
 
     /// [`Self::after_move`] of each of `afters` (boards just moved into),
@@ -274,9 +281,10 @@ impl Evaluator {
         &self,
         positions: &[Position],
         memo: &mut FirstLayerMemo,
+        batch: &mut NetBatch,
         out: &mut [Probs],
     ) {
-        let mut batch = NetBatch::new();
+        batch.n = 0;
         for (i, pos) in positions.iter().enumerate() {
             let kind = match PositionClass::of(pos) {
                 PositionClass::Contact => self.contact_kind(pos),
@@ -295,7 +303,7 @@ impl Evaluator {
                 }
             };
             if batch.n > 0 && (batch.kind != kind || batch.n == MAX_BATCH) {
-                self.finish_batch(&mut batch, positions, memo, out);
+                self.finish_batch(batch, positions, memo, out);
             }
             let n = batch.n;
             batch.kind = kind;
@@ -309,7 +317,7 @@ impl Evaluator {
             batch.n += 1;
         }
         if batch.n > 0 {
-            self.finish_batch(&mut batch, positions, memo, out);
+            self.finish_batch(batch, positions, memo, out);
         }
     }
 
