@@ -12,7 +12,7 @@
 //! without gammons, `(L − ½)/(W + L + ½)` with them) and match-play cube
 //! points from the match equity table.
 
-use super::state::CubeState;
+use super::state::{CubeState, Owner, Stakes};
 use crate::backgammon::{GameResult, Position};
 use crate::eval::Probs;
 
@@ -83,7 +83,14 @@ impl CashPoints {
 /// [`cubeful`] with the money cash points of `p` kept in `cash` from one
 /// state to the next (the same bits as finding them each time).
 pub fn cubeful_with(p: &Probs, state: &CubeState, x: f32, cash: &mut CashPoints) -> f32 {
-    let (lose, win) = ends(p, state);
+    let (lose, win) = match money_scale(state) {
+        // The unit ends the cash points use, scaled: the same bits.
+        Some(v) => {
+            let (unit_lose, unit_win) = cash.ends(p).0;
+            (unit_lose * v, unit_win * v)
+        }
+        None => ends(p, state),
+    };
     let w = p.win().clamp(0.0, 1.0);
     let dead = w * win + (1.0 - w) * lose;
     let roller_live = state.roller_may_double();
@@ -120,6 +127,18 @@ pub fn cubeful_with(p: &Probs, state: &CubeState, x: f32, cash: &mut CashPoints)
     knees[n] = (1.0, win);
     let live = interpolate(&knees[..=n], w);
     x * live + (1.0 - x) * dead
+}
+
+/// The cube's value where its [`ends`] are the roller's [`unit_ends`]
+/// times it: money play, gammons counting (no Jacoby rule on a centred
+/// cube). A cube's value is a power of two, and scaling by one commutes
+/// with every rounding in `ends`, so the product has `ends`' own bits; a
+/// search leaf values a dozen cube states from one set of probabilities,
+/// and working the averages out for each was a share of a deep search.
+fn money_scale(state: &CubeState) -> Option<f32> {
+    let jacoby = matches!(state.stakes, Stakes::Money { jacoby: true, .. })
+        && state.owner == Owner::Centered;
+    (state.is_money() && !jacoby && state.value.is_power_of_two()).then_some(state.value as f32)
 }
 
 /// Values at `p = 0` and `p = 1` with this cube: the average loss and the
@@ -197,7 +216,7 @@ fn money_cash_point(me: (f32, f32), them: (f32, f32), value: u32, level: u32) ->
 /// (gammons and backgammons counted, no Jacoby rule).
 fn unit_ends(p: &Probs) -> (f32, f32) {
     let owned = CubeState {
-        owner: super::state::Owner::Opponent,
+        owner: Owner::Opponent,
         ..CubeState::money()
     };
     ends(p, &owned)
@@ -384,6 +403,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every money cube's ends are the unit ends scaled, bit for bit, so
+    /// that the scaled shortcut changes no value.
+    #[test]
+    fn money_ends_are_the_unit_ends_scaled() {
+        let mut seed = 5u64;
+        let mut scaled = 0;
+        for _ in 0..3000 {
+            let p = random_probs(&mut seed, 0.3);
+            for value in [1, 2, 4, 64, 1024, 4096] {
+                for owner in [Owner::Centered, Owner::Roller, Owner::Opponent] {
+                    for jacoby in [false, true] {
+                        let state = CubeState {
+                            value,
+                            owner,
+                            stakes: Stakes::Money {
+                                jacoby,
+                                beavers: false,
+                            },
+                        };
+                        let Some(v) = money_scale(&state) else {
+                            assert!(jacoby && owner == Owner::Centered);
+                            continue;
+                        };
+                        let (l, w) = unit_ends(&p);
+                        let (lose, win) = ends(&p, &state);
+                        assert_eq!((l * v).to_bits(), lose.to_bits(), "{p:?} {state:?}");
+                        assert_eq!((w * v).to_bits(), win.to_bits(), "{p:?} {state:?}");
+                        scaled += 1;
+                    }
+                }
+            }
+        }
+        assert!(scaled > 40_000, "{scaled}");
     }
 
     #[test]

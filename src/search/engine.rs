@@ -204,12 +204,22 @@ impl Preselection {
         if long {
             // Scored a block at a time, the best `keep` held as it goes:
             // the set a selection over the whole list would keep.
-            let mut best = Best::new(keep);
+            let mut best = Best::<PRUNE_MAX>::new(keep);
             for (block, chunk) in moves.chunks(PRUNE_MAX).enumerate() {
                 self.score(pos, chunk, block * PRUNE_MAX, race, by);
                 for &entry in &self.scored[..chunk.len()] {
                     best.offer(entry);
                 }
+            }
+            self.scored[..keep].copy_from_slice(best.kept());
+        } else if keep <= SMALL_KEEP {
+            // A few kept from a few dozen: held as they come, which is
+            // cheaper than a selection's partitions; the set is the same
+            // (the order is strict).
+            self.score(pos, moves, 0, race, by);
+            let mut best = Best::<SMALL_KEEP>::new(keep);
+            for &entry in &self.scored[..moves.len()] {
+                best.offer(entry);
             }
             self.scored[..keep].copy_from_slice(best.kept());
         } else {
@@ -251,19 +261,24 @@ fn ranked_before(a: &(f32, u16), b: &(f32, u16)) -> std::cmp::Ordering {
     a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
 }
 
-/// The first `keep` (at most [`PRUNE_MAX`]) of the entries offered, in
+/// The widest pre-selection of a short list held by insertion rather
+/// than selected: the widths in use (the network's 4, PubEval's 8) and
+/// some room.
+const SMALL_KEEP: usize = 16;
+
+/// The first `keep` (at most `N`) of the entries offered, in
 /// [`ranked_before`]'s order, held without allocation.
-struct Best {
-    held: [(f32, u16); PRUNE_MAX],
+struct Best<const N: usize> {
+    held: [(f32, u16); N],
     len: usize,
     keep: usize,
 }
 
-impl Best {
-    fn new(keep: usize) -> Best {
-        assert!((1..=PRUNE_MAX).contains(&keep));
+impl<const N: usize> Best<N> {
+    fn new(keep: usize) -> Best<N> {
+        assert!((1..=N).contains(&keep));
         Best {
-            held: [(0.0, 0); PRUNE_MAX],
+            held: [(0.0, 0); N],
             len: 0,
             keep,
         }
@@ -1159,7 +1174,7 @@ mod tests {
     }
 
     /// `Best` holds what sorting every entry would put first, ties by
-    /// index included.
+    /// index included, at either capacity.
     #[test]
     fn the_running_selection_keeps_what_a_sort_would() {
         let mut s = 0x2545_f491_4f6c_dd1du64;
@@ -1173,13 +1188,20 @@ mod tests {
                     ((s % 40) as f32 - 20.0, i)
                 })
                 .collect();
-            let mut best = Best::new(keep);
+            let mut sorted = entries.clone();
+            sorted.sort_by(ranked_before);
+            let mut best = Best::<PRUNE_MAX>::new(keep);
             for &e in &entries {
                 best.offer(e);
             }
-            let mut sorted = entries.clone();
-            sorted.sort_by(ranked_before);
             assert_eq!(best.kept(), &sorted[..keep], "keep {keep}");
+            if keep <= SMALL_KEEP {
+                let mut small = Best::<SMALL_KEEP>::new(keep);
+                for &e in &entries {
+                    small.offer(e);
+                }
+                assert_eq!(small.kept(), &sorted[..keep], "keep {keep}, short");
+            }
         }
     }
 
