@@ -74,9 +74,9 @@ impl CashPoints {
             (them, me, &mut self.theirs)
         };
         if value >= VALUE_FREE_CASH {
-            return money_cash_point(doubler, taker, value, 0);
+            return money_cash_point(doubler, taker, value);
         }
-        *kept.get_or_insert_with(|| money_cash_point(doubler, taker, value, 0))
+        *kept.get_or_insert_with(|| money_cash_point(doubler, taker, value))
     }
 }
 
@@ -188,27 +188,53 @@ fn cash_point(p: &Probs, state: &CubeState, level: u32) -> f32 {
 /// leaf asks this for every cube state it carries, and the general
 /// recursion's state arithmetic took about a ninth of a 2-ply analysis.
 ///
-/// Each level is the inverse of its polyline at the cash (1), written out:
-/// a doubler's average loss is at most −2 and its average win at least 2
-/// (per unit of the doubled cube), so the cash always falls on the last
-/// segment, and the general [`inverse`] spent most of a leaf's cube time
-/// finding that out. The arithmetic is [`interpolate`]'s on that segment,
-/// so the bits are its bits.
-fn money_cash_point(me: (f32, f32), them: (f32, f32), value: u32, level: u32) -> f32 {
+/// Each level is the inverse of its polyline at the cash (1), written out
+/// and walked from the deepest level up: a doubler's average loss is at
+/// most −2 and its average win at least 2 (per unit of the doubled cube),
+/// so the cash always falls on the last segment, and the general
+/// [`inverse`] spent most of a leaf's cube time finding that out. The
+/// arithmetic is [`interpolate`]'s on that segment, so the bits are
+/// [`money_cash_point_by_polylines`]' bits.
+fn money_cash_point(me: (f32, f32), them: (f32, f32), value: u32) -> f32 {
+    let doublers_ends = |(lose, win): (f32, f32)| 2.0 * lose < -1.0 && 2.0 * win >= 1.0;
+    if !(doublers_ends(me) && doublers_ends(them)) {
+        // Not a doubler's ends (no network gives these): the general way.
+        return money_cash_point_by_polylines(me, them, value, 0);
+    }
+    // The deepest level the recursion reaches: the last one whose doubled
+    // cube is under the cap, at most `MAX_LEVELS`.
+    let mut deepest = 0;
+    let mut doubled = u64::from(value) * 2;
+    while deepest + 1 < MAX_LEVELS && doubled < 1 << 12 {
+        deepest += 1;
+        doubled *= 2;
+    }
+    // Level k is the doubler's own when even, the taker's when odd.
+    let ends_at = |level: u32| {
+        let (lose, win) = if level.is_multiple_of(2) { me } else { them };
+        (2.0 * lose, 2.0 * win)
+    };
+    let (lose, win) = ends_at(deepest);
+    let mut cash = (1.0 - lose) / (win - lose);
+    for level in (0..deepest).rev() {
+        let redouble = 1.0 - cash;
+        let (_, win) = ends_at(level);
+        cash = redouble + (1.0 - redouble) * (1.0 - -2.0) / (win - -2.0);
+    }
+    cash
+}
+
+/// [`money_cash_point`] as the polyline's inverse at every level, each
+/// level `level` deep below the cube `value`: the general way, for ends no
+/// doubler has.
+fn money_cash_point_by_polylines(me: (f32, f32), them: (f32, f32), value: u32, level: u32) -> f32 {
     let (lose, win) = (2.0 * me.0, 2.0 * me.1);
     let doubled = value * 2;
-    let redouble = (level + 1 < MAX_LEVELS && doubled < 1 << 12)
-        .then(|| 1.0 - money_cash_point(them, me, doubled, level + 1));
-    if !(lose < -1.0 && win >= 1.0) {
-        // Not a doubler's ends (no network gives these): the general way.
-        return match redouble {
-            Some(r) => inverse(&[(0.0, lose), (r, -2.0), (1.0, win)], 1.0),
-            None => inverse(&[(0.0, lose), (1.0, win)], 1.0),
-        };
-    }
-    match redouble {
-        Some(r) => r + (1.0 - r) * (1.0 - -2.0) / (win - -2.0),
-        None => (1.0 - lose) / (win - lose),
+    if level + 1 < MAX_LEVELS && doubled < 1 << 12 {
+        let redouble = 1.0 - money_cash_point_by_polylines(them, me, doubled, level + 1);
+        inverse(&[(0.0, lose), (redouble, -2.0), (1.0, win)], 1.0)
+    } else {
+        inverse(&[(0.0, lose), (1.0, win)], 1.0)
     }
 }
 
@@ -357,13 +383,13 @@ mod tests {
                         },
                     };
                     let (me, them) = (unit_ends(&p), unit_ends(&p.flip()));
-                    let fast = money_cash_point(me, them, value, 0);
+                    let fast = money_cash_point(me, them, value);
                     let general = cash_point(&p, &state, 0);
                     assert!(
                         (fast - general).abs() < 1e-5,
                         "{p:?} {value}: {fast} {general}"
                     );
-                    let fast = money_cash_point(them, me, value, 0);
+                    let fast = money_cash_point(them, me, value);
                     let general = cash_point(&p.flip(), &state.swapped(), 0);
                     assert!(
                         (fast - general).abs() < 1e-5,
@@ -371,19 +397,6 @@ mod tests {
                     );
                 }
             }
-        }
-    }
-
-    /// The money cash point as the polyline's inverse at every level, the
-    /// way [`money_cash_point`] was first written.
-    fn cash_point_by_polylines(me: (f32, f32), them: (f32, f32), value: u32, level: u32) -> f32 {
-        let (lose, win) = (2.0 * me.0, 2.0 * me.1);
-        let doubled = value * 2;
-        if level + 1 < MAX_LEVELS && doubled < 1 << 12 {
-            let redouble = 1.0 - cash_point_by_polylines(them, me, doubled, level + 1);
-            inverse(&[(0.0, lose), (redouble, -2.0), (1.0, win)], 1.0)
-        } else {
-            inverse(&[(0.0, lose), (1.0, win)], 1.0)
         }
     }
 
@@ -397,8 +410,8 @@ mod tests {
             let (me, them) = (unit_ends(&p), unit_ends(&p.flip()));
             for value in [1, 2, 64, 512, 1024, 2048] {
                 for (a, b) in [(me, them), (them, me)] {
-                    let fast = money_cash_point(a, b, value, 0);
-                    let slow = cash_point_by_polylines(a, b, value, 0);
+                    let fast = money_cash_point(a, b, value);
+                    let slow = money_cash_point_by_polylines(a, b, value, 0);
                     assert_eq!(fast.to_bits(), slow.to_bits(), "{p:?} {value}");
                 }
             }

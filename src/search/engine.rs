@@ -714,15 +714,23 @@ impl<'a> Searcher<'a> {
             for (i, &(_, weight)) in rolls.iter().enumerate() {
                 add(results[first[i]].expect("each first is valued"), weight);
             }
+        } else if !share {
+            // A 1-ply node, most of a tree's: its rolls' replies are leaves,
+            // valued from the probabilities their choice found, so there is
+            // no tree below to walk once for rolls that reach the same place.
+            let bests = self.node_replies(pos, false, false);
+            for ((_, weight), best) in Dice::all_rolls().zip(&bests) {
+                add(value(best), weight);
+            }
         } else {
             // Inside the tree: no allocation.
             let mut walked = [None::<(Position, (Probs, [f32; MAX_STATES]))>; 21];
-            let bests = self.node_replies(pos, false, ply >= 2);
+            let bests = self.node_replies(pos, false, true);
             for (i, ((_, weight), best)) in Dice::all_rolls().zip(&bests).enumerate() {
                 let earlier = walked[..i]
                     .iter()
                     .flatten()
-                    .find(|(after, _)| share && *after == best.after);
+                    .find(|(after, _)| *after == best.after);
                 let result = match earlier {
                     Some(&(_, result)) => result,
                     None => value(best),
