@@ -146,17 +146,65 @@ fn money_scale(state: &CubeState) -> Option<f32> {
 fn ends(p: &Probs, state: &CubeState) -> (f32, f32) {
     let [w, wg, wbg, lg, lbg] = p.0;
     let l = 1.0 - w;
-    let value = |r, wins| state.result_value(r, wins);
-    let average = |total: f32, g: f32, bg: f32, wins: bool| {
+    let [losses, wins] = result_values(state);
+    let average = |total: f32, g: f32, bg: f32, [single, gammon, backgammon]: [f32; 3]| {
         if total < 1e-6 {
-            return value(GameResult::Single, wins);
+            return single;
         }
-        ((total - g) * value(GameResult::Single, wins)
-            + (g - bg) * value(GameResult::Gammon, wins)
-            + bg * value(GameResult::Backgammon, wins))
-            / total
+        ((total - g) * single + (g - bg) * gammon + bg * backgammon) / total
     };
-    (average(l, lg, lbg, false), average(w, wg, wbg, true))
+    (average(l, lg, lbg, losses), average(w, wg, wbg, wins))
+}
+
+/// What a finished game is worth to the roller with `state`'s cube: a
+/// single game, a gammon and a backgammon lost, then won.
+fn state_results(state: &CubeState) -> [[f32; 3]; 2] {
+    [false, true].map(|wins| {
+        [
+            GameResult::Single,
+            GameResult::Gammon,
+            GameResult::Backgammon,
+        ]
+        .map(|r| state.result_value(r, wins))
+    })
+}
+
+/// Slots of [`result_values`]' memo: a match search's leaves carry a few
+/// dozen cube states at most.
+const RESULT_SLOTS: usize = 64;
+
+/// [`state_results`], kept per thread for match stakes: each is six
+/// lookups in the match equity table, a search leaf asks for them for
+/// every cube state it carries and for each level of a cash point's
+/// recursion, and a search meets the same few states millions of times.
+fn result_values(state: &CubeState) -> [[f32; 3]; 2] {
+    let Stakes::Match {
+        me_away,
+        opp_away,
+        crawford,
+        post_crawford,
+    } = state.stakes
+    else {
+        return state_results(state);
+    };
+    type Slot = Option<(CubeState, [[f32; 3]; 2])>;
+    thread_local! {
+        static KEPT: std::cell::RefCell<[Slot; RESULT_SLOTS]> =
+            const { std::cell::RefCell::new([None; RESULT_SLOTS]) };
+    }
+    let slot = (state.value.trailing_zeros() as usize * 3 + state.owner as usize)
+        .wrapping_add((me_away as usize).wrapping_mul(7))
+        .wrapping_add((opp_away as usize).wrapping_mul(13))
+        .wrapping_add(usize::from(crawford) * 5 + usize::from(post_crawford) * 11)
+        % RESULT_SLOTS;
+    KEPT.with_borrow_mut(|kept| match kept[slot] {
+        Some((s, values)) if s == *state => values,
+        _ => {
+            let values = state_results(state);
+            kept[slot] = Some((*state, values));
+            values
+        }
+    })
 }
 
 /// The roller's winning chance at which its double becomes a pass: where
@@ -451,6 +499,48 @@ mod tests {
             }
         }
         assert!(scaled > 40_000, "{scaled}");
+    }
+
+    /// The kept match results are each state's own, whatever was asked
+    /// before: every state of many scores, asked in two orders, against
+    /// its results worked out afresh.
+    #[test]
+    fn kept_match_results_are_each_states_own() {
+        let mut states = Vec::new();
+        for me_away in 1..=9 {
+            for opp_away in 1..=9 {
+                for value in [1, 2, 4, 8, 16] {
+                    for owner in [Owner::Centered, Owner::Roller, Owner::Opponent] {
+                        for (crawford, post_crawford) in
+                            [(false, false), (true, false), (false, true)]
+                        {
+                            states.push(CubeState {
+                                value,
+                                owner,
+                                stakes: Stakes::Match {
+                                    me_away,
+                                    opp_away,
+                                    crawford,
+                                    post_crawford,
+                                },
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        for _ in 0..2 {
+            for s in &states {
+                let kept = result_values(s);
+                let fresh = state_results(s);
+                assert_eq!(
+                    kept.map(|r| r.map(f32::to_bits)),
+                    fresh.map(|r| r.map(f32::to_bits)),
+                    "{s:?}"
+                );
+            }
+            states.reverse();
+        }
     }
 
     #[test]
