@@ -201,27 +201,10 @@ impl Preselection {
             return None;
         }
         let race = !pos.has_contact();
-        if long {
-            // Scored a block at a time, the best `keep` held as it goes:
-            // the set a selection over the whole list would keep.
-            let mut best = Best::<PRUNE_MAX>::new(keep);
-            for (block, chunk) in moves.chunks(PRUNE_MAX).enumerate() {
-                self.score(pos, chunk, block * PRUNE_MAX, race, by);
-                for &entry in &self.scored[..chunk.len()] {
-                    best.offer(entry);
-                }
-            }
-            self.scored[..keep].copy_from_slice(best.kept());
-        } else if keep <= SMALL_KEEP {
-            // A few kept from a few dozen: held as they come, which is
-            // cheaper than a selection's partitions; the set is the same
-            // (the order is strict).
-            self.score(pos, moves, 0, race, by);
-            let mut best = Best::<SMALL_KEEP>::new(keep);
-            for &entry in &self.scored[..moves.len()] {
-                best.offer(entry);
-            }
-            self.scored[..keep].copy_from_slice(best.kept());
+        if keep <= SMALL_KEEP {
+            self.keep_best::<SMALL_KEEP>(pos, moves, keep, race, by);
+        } else if long {
+            self.keep_best::<PRUNE_MAX>(pos, moves, keep, race, by);
         } else {
             self.score(pos, moves, 0, race, by);
             self.scored[..moves.len()].select_nth_unstable_by(keep - 1, ranked_before);
@@ -229,6 +212,29 @@ impl Preselection {
         let chosen = &mut self.scored[..keep];
         chosen.sort_unstable_by_key(|s| s.1);
         Some(chosen.iter().map(|s| s.1 as usize))
+    }
+
+    /// The best `keep` (at most `N`) of `moves` into `scored`'s first
+    /// `keep`, scored a block of [`PRUNE_MAX`] at a time and held as they
+    /// come ([`Best`]): the set a selection over the whole list would keep,
+    /// and for a few kept from a few dozen cheaper than a selection's
+    /// partitions.
+    fn keep_best<const N: usize>(
+        &mut self,
+        pos: &Position,
+        moves: &[Candidate],
+        keep: usize,
+        race: bool,
+        by: Preselector,
+    ) {
+        let mut best = Best::<N>::new(keep);
+        for (block, chunk) in moves.chunks(PRUNE_MAX).enumerate() {
+            self.score(pos, chunk, block * PRUNE_MAX, race, by);
+            for &entry in &self.scored[..chunk.len()] {
+                best.offer(entry);
+            }
+        }
+        self.scored[..keep].copy_from_slice(best.kept());
     }
 
     /// `moves` (at most [`PRUNE_MAX`], the list's from index `first` on)
@@ -261,9 +267,10 @@ fn ranked_before(a: &(f32, u16), b: &(f32, u16)) -> std::cmp::Ordering {
     a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
 }
 
-/// The widest pre-selection of a short list held by insertion rather
-/// than selected: the widths in use (the network's 4, PubEval's 8) and
-/// some room.
+/// The widest pre-selection held by insertion in a small buffer (a
+/// short list's, and a long list's at the network's width) rather than
+/// selected or held in one of [`PRUNE_MAX`]: the widths in use (the
+/// network's 4 and its long lists' 16, PubEval's 8).
 const SMALL_KEEP: usize = 16;
 
 /// The first `keep` (at most `N`) of the entries offered, in
