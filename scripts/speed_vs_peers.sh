@@ -57,7 +57,16 @@ command -v script >/dev/null || { echo "needs script(1) from util-linux" >&2; ex
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores; one thread each unless said"
+# The model name alone ("AMD EPYC") hides the generation, and with it
+# how wide the vector units are (Zen 1 splits every 256-bit operation in
+# two): the family, model and vector extensions say which class of
+# machine a run's ratios belong to.
+cpu_field() { sed -n "s/^$1[[:space:]]*: //p" /proc/cpuinfo | head -1; }
+vectors=""
+for flag in avx2 fma f16c avx512f avx512bw avx512_vnni; do
+  [[ " $(cpu_field flags) " == *" $flag "* ]] && vectors+="$flag "
+done
+echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1) (family $(cpu_field 'cpu family'), model $(cpu_field model); ${vectors% }), $(nproc) cores; one thread each unless said"
 (cd "$here" && cargo build --release --quiet)
 kotra="$here/target/release/kotra-ai"
 if has base; then
