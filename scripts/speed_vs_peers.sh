@@ -62,9 +62,9 @@ trap 'rm -rf "$work"' EXIT
 # two): the family, model and vector extensions say which class of
 # machine a run's ratios belong to.
 cpu_field() { sed -n "s/^$1[[:space:]]*: //p" /proc/cpuinfo | head -1; }
-vectors=""
-for flag in avx2 fma f16c avx512f avx512bw avx512_vnni; do
-  [[ " $(cpu_field flags) " == *" $flag "* ]] && vectors+="$flag "
+cpu_flags=" $(cpu_field flags) " vectors=""
+for extension in avx2 fma f16c avx512f avx512bw avx512_vnni; do
+  [[ "$cpu_flags" == *" $extension "* ]] && vectors+="$extension "
 done
 echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1) (family $(cpu_field 'cpu family'), model $(cpu_field model); ${vectors% }), $(nproc) cores; one thread each unless said"
 (cd "$here" && cargo build --release --quiet)

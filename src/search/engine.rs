@@ -203,11 +203,8 @@ impl Preselection {
         let race = !pos.has_contact();
         if keep <= SMALL_KEEP {
             self.keep_best::<SMALL_KEEP>(pos, moves, keep, race, by);
-        } else if long {
-            self.keep_best::<PRUNE_MAX>(pos, moves, keep, race, by);
         } else {
-            self.score(pos, moves, 0, race, by);
-            self.scored[..moves.len()].select_nth_unstable_by(keep - 1, ranked_before);
+            self.keep_best::<PRUNE_MAX>(pos, moves, keep, race, by);
         }
         let chosen = &mut self.scored[..keep];
         chosen.sort_unstable_by_key(|s| s.1);
@@ -216,9 +213,11 @@ impl Preselection {
 
     /// The best `keep` (at most `N`) of `moves` into `scored`'s first
     /// `keep`, scored a block of [`PRUNE_MAX`] at a time and held as they
-    /// come ([`Best`]): the set a selection over the whole list would keep,
-    /// and for a few kept from a few dozen cheaper than a selection's
-    /// partitions.
+    /// come ([`Best`]): the set a selection over the whole list would keep
+    /// (the order is strict), and for a few kept from a few dozen cheaper
+    /// than a selection's partitions. The one way every width keeps its
+    /// moves; only a width wider than [`SMALL_KEEP`], which no default
+    /// has, holds them in the larger buffer.
     fn keep_best<const N: usize>(
         &mut self,
         pos: &Position,
@@ -267,10 +266,9 @@ fn ranked_before(a: &(f32, u16), b: &(f32, u16)) -> std::cmp::Ordering {
     a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
 }
 
-/// The widest pre-selection held by insertion in a small buffer (a
-/// short list's, and a long list's at the network's width) rather than
-/// selected or held in one of [`PRUNE_MAX`]: the widths in use (the
-/// network's 4 and its long lists' 16, PubEval's 8).
+/// The widest pre-selection held in a small buffer rather than in one of
+/// [`PRUNE_MAX`]: the widths in use (the network's 4 and its long lists'
+/// 16, PubEval's 8).
 const SMALL_KEEP: usize = 16;
 
 /// The first `keep` (at most `N`) of the entries offered, in
