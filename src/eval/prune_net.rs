@@ -177,18 +177,26 @@ impl PruneWeights {
 
 /// A hidden layer's sums, in the integer pass's units.
 #[derive(Clone, Copy)]
-#[repr(C, align(32))]
+#[repr(C, align(64))]
 pub struct Sums([i16; HIDDEN]);
+
+/// The first-layer row of an empty slot: all zeros, so a move's changed
+/// slots each take one row off and put one on without a test for empty.
+const EMPTY_ROW: u16 = FEATURES as u16;
 
 /// The network in 16-bit integers, for the search.
 pub struct PruneNet {
+    /// `FEATURES` rows, then `EMPTY_ROW`.
     w1: Vec<Sums>,
+    /// The row of each slot (0 to 25) at each value (-16 to 15, offset by
+    /// 16): [`slot_feature`] as a table, with `EMPTY_ROW` for none.
+    slot_rows: Box<[[u16; 32]; 26]>,
     b1: Sums,
     /// The output weights, small enough that a score's 64 products sum
     /// inside an i32 (`OUTPUT_BITS`).
     w2: Sums,
-    /// Whether this CPU takes the AVX2 pass.
-    avx2: bool,
+    /// The widest pass this CPU takes.
+    pass: Pass,
 }
 
 /// Bits an output weight keeps: with hidden units below 2^15, a pair of
@@ -219,13 +227,22 @@ impl PruneNet {
             .fold(0f32, |m, w| m.max(w.abs()))
             .max(1e-9);
         let out_scale = 2f32.powi(OUTPUT_BITS) / largest;
+        let mut w1: Vec<Sums> = weights.w1.chunks_exact(HIDDEN).map(row).collect();
+        w1.push(Sums([0; HIDDEN]));
+        let slot_rows = Box::new(std::array::from_fn(|slot| {
+            std::array::from_fn(|v| {
+                let feature = slot_feature(slot, (v as i8).wrapping_sub(16));
+                feature.map_or(EMPTY_ROW, |i| i as u16)
+            })
+        }));
         PruneNet {
-            w1: weights.w1.chunks_exact(HIDDEN).map(row).collect(),
+            w1,
+            slot_rows,
             b1: row(&weights.b1),
             w2: Sums(std::array::from_fn(|j| {
                 (weights.w2[j] * out_scale).round() as i16
             })),
-            avx2: avx2(),
+            pass: Pass::detect(),
         }
     }
 
@@ -258,23 +275,43 @@ impl PruneNet {
     /// score is exactly [`Self::output`] of [`Self::sums`] of the move.
     pub fn score_moves(&self, parent: &Position, moves: &[Candidate], out: &mut [i32]) {
         let sums = self.sums(parent);
-        let off = parent.borne_off_both().0;
         #[cfg(target_arch = "x86_64")]
-        if self.avx2 {
-            // SAFETY: `avx2` is set only where the CPU has AVX2.
-            unsafe { self.score_moves_avx2(parent, &sums, off, moves, out) };
-            return;
+        match self.pass {
+            // SAFETY: `Pass::detect` gives each pass only where the CPU
+            // has its features.
+            Pass::Avx512 => unsafe {
+                return self.score_moves_avx512(parent, &sums, moves, out);
+            },
+            Pass::Avx2 => unsafe {
+                return self.score_moves_avx2(parent, &sums, moves, out);
+            },
+            Pass::Portable => {}
         }
+        let step = |s: &mut Sums, row: &Sums, on: bool| {
+            if on { add(s, row) } else { sub(s, row) }
+        };
+        self.score_each(parent, moves, out, sums, step, |s| self.output(s));
+    }
+
+    /// Each move's score into `out`, from `base` (the parent's sums, held
+    /// as a pass holds them): `step` takes a row off or puts one on, and
+    /// `finish` turns the move's sums into its score. Inlined into each
+    /// pass, so that the pass's instructions are used throughout.
+    #[inline(always)]
+    fn score_each<S: Copy>(
+        &self,
+        parent: &Position,
+        moves: &[Candidate],
+        out: &mut [i32],
+        base: S,
+        step: impl Fn(&mut S, &Sums, bool),
+        finish: impl Fn(&S) -> i32,
+    ) {
+        let off = parent.borne_off_both().0;
         for (c, o) in moves.iter().zip(out) {
-            let mut s = sums;
-            self.apply_move(parent, off, &c.position, |row, sign| {
-                if sign {
-                    add(&mut s, row)
-                } else {
-                    sub(&mut s, row)
-                }
-            });
-            *o = self.output(&s);
+            let mut s = base;
+            self.apply_move(parent, off, &c.position, |row, on| step(&mut s, row, on));
+            *o = finish(&s);
         }
     }
 
@@ -296,12 +333,9 @@ impl PruneNet {
             let slot = changed.trailing_zeros() as usize;
             changed &= changed - 1;
             let (a, b) = (from[slot], to[slot]);
-            if let Some(i) = slot_feature(slot, a) {
-                apply(&self.w1[i], false);
-            }
-            if let Some(i) = slot_feature(slot, b) {
-                apply(&self.w1[i], true);
-            }
+            let rows = &self.slot_rows[slot];
+            apply(&self.w1[usize::from(rows[value_index(a)])], false);
+            apply(&self.w1[usize::from(rows[value_index(b)])], true);
             moved_off += i32::from(a.max(0)) - i32::from(b.max(0));
         }
         if moved_off != 0 {
@@ -317,29 +351,26 @@ impl PruneNet {
         &self,
         parent: &Position,
         sums: &Sums,
-        off: u8,
         moves: &[Candidate],
         out: &mut [i32],
     ) {
         use std::arch::x86_64::*;
         let load = |row: &Sums| -> [__m256i; 4] {
-            // SAFETY: a `Sums` is 128 bytes aligned to 32.
+            // SAFETY: a `Sums` is 128 bytes aligned to 64.
             std::array::from_fn(|k| unsafe { _mm256_load_si256(row.0.as_ptr().add(16 * k).cast()) })
         };
-        let base = load(sums);
         let w2 = load(&self.w2);
-        for (c, o) in moves.iter().zip(out) {
-            let mut s = base;
-            self.apply_move(parent, off, &c.position, |row, on| {
-                let r = load(row);
-                for k in 0..4 {
-                    s[k] = if on {
-                        _mm256_adds_epi16(s[k], r[k])
-                    } else {
-                        _mm256_subs_epi16(s[k], r[k])
-                    };
-                }
-            });
+        let step = |s: &mut [__m256i; 4], row: &Sums, on: bool| {
+            let r = load(row);
+            for k in 0..4 {
+                s[k] = if on {
+                    _mm256_adds_epi16(s[k], r[k])
+                } else {
+                    _mm256_subs_epi16(s[k], r[k])
+                };
+            }
+        };
+        let finish = |s: &[__m256i; 4]| {
             let zero = _mm256_setzero_si256();
             let mut total = _mm256_setzero_si256();
             for k in 0..4 {
@@ -352,12 +383,75 @@ impl PruneNet {
             );
             let quarter = _mm_add_epi32(half, _mm_shuffle_epi32(half, 0b01_00_11_10));
             let one = _mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 0b10_11_00_01));
-            *o = _mm_cvtsi128_si32(one);
-        }
+            _mm_cvtsi128_si32(one)
+        };
+        self.score_each(parent, moves, out, load(sums), step, finish);
+    }
+
+    /// The AVX2 pass with a row in two 512-bit registers instead of four.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn score_moves_avx512(
+        &self,
+        parent: &Position,
+        sums: &Sums,
+        moves: &[Candidate],
+        out: &mut [i32],
+    ) {
+        use std::arch::x86_64::*;
+        let load = |row: &Sums| -> [__m512i; 2] {
+            // SAFETY: a `Sums` is 128 bytes aligned to 64.
+            std::array::from_fn(|k| unsafe { _mm512_load_si512(row.0.as_ptr().add(32 * k).cast()) })
+        };
+        let w2 = load(&self.w2);
+        let step = |s: &mut [__m512i; 2], row: &Sums, on: bool| {
+            let r = load(row);
+            for k in 0..2 {
+                s[k] = if on {
+                    _mm512_adds_epi16(s[k], r[k])
+                } else {
+                    _mm512_subs_epi16(s[k], r[k])
+                };
+            }
+        };
+        let finish = |s: &[__m512i; 2]| {
+            let zero = _mm512_setzero_si512();
+            let h = s.map(|h| _mm512_max_epi16(h, zero));
+            _mm512_reduce_add_epi32(_mm512_add_epi32(
+                _mm512_madd_epi16(h[0], w2[0]),
+                _mm512_madd_epi16(h[1], w2[1]),
+            ))
+        };
+        self.score_each(parent, moves, out, load(sums), step, finish);
     }
 }
 
+/// A slot value's column in `PruneNet::slot_rows`.
+#[inline(always)]
+fn value_index(value: i8) -> usize {
+    usize::from((value as u8).wrapping_add(16) & 31)
+}
+
+/// A bit for each of the 26 slots whose value differs: two 16-byte
+/// compares, of slots 0–15 and 10–25, both inside the arrays (SSE2 is
+/// part of x86-64).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn changed_slots(from: &[i8; 26], to: &[i8; 26]) -> u32 {
+    use std::arch::x86_64::*;
+    let differ = |offset: usize| {
+        // SAFETY: `offset + 16 <= 26`, so both loads stay in bounds.
+        unsafe {
+            let a = _mm_loadu_si128(from.as_ptr().add(offset).cast());
+            let b = _mm_loadu_si128(to.as_ptr().add(offset).cast());
+            !(_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) as u32) & 0xffff
+        }
+    };
+    differ(0) | differ(10) << 10
+}
+
 /// A bit for each of the 26 slots whose value differs.
+#[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn changed_slots(from: &[i8; 26], to: &[i8; 26]) -> u32 {
     let mut mask = 0u32;
@@ -367,14 +461,26 @@ fn changed_slots(from: &[i8; 26], to: &[i8; 26]) -> u32 {
     mask
 }
 
-fn avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+/// The integer passes, widest first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Pass {
+    Avx512,
+    Avx2,
+    Portable,
+}
+
+impl Pass {
+    fn detect() -> Pass {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx512bw") {
+                return Pass::Avx512;
+            }
+            if std::is_x86_feature_detected!("avx2") {
+                return Pass::Avx2;
+            }
+        }
+        Pass::Portable
     }
 }
 
@@ -435,38 +541,53 @@ mod tests {
     }
 
     /// A candidate's score from its parent's sums is its score from
-    /// scratch, bear-offs and hits included, on both passes, and follows
-    /// the float network's order.
+    /// scratch, bear-offs and hits included, on every pass this CPU has,
+    /// and follows the float network's order.
     #[test]
     fn a_candidate_scored_from_its_parent_scores_as_from_scratch() {
         let weights = PruneWeights::from_bytes(SHIPPED).unwrap();
-        let mut portable = PruneNet::new(&weights);
-        portable.avx2 = false;
+        let widest = Pass::detect();
+        let passes: Vec<PruneNet> = [Pass::Avx512, Pass::Avx2, Pass::Portable]
+            .into_iter()
+            .filter(|&p| p == Pass::Portable || (p as u8) >= (widest as u8))
+            .map(|pass| PruneNet {
+                pass,
+                ..PruneNet::new(&weights)
+            })
+            .collect();
+        let portable = passes.last().unwrap();
+        assert_eq!(portable.pass, Pass::Portable);
         let positions = [
             Position::starting(),
             // A bear-off against a checker still back.
             Position::from_points(&[(1, 3), (2, 4), (4, 3), (6, 2)], &[(3, 1), (20, 14)]),
             // On the bar, a blot to hit in the home board.
             Position::from_points(&[(25, 1), (13, 6), (8, 4), (6, 4)], &[(22, 1), (6, 14)]),
+            // Both on the bar, the opponent's checkers stacked six and more.
+            Position::from_points(
+                &[(25, 2), (24, 2), (8, 6), (6, 5)],
+                &[(25, 1), (6, 8), (2, 6)],
+            ),
         ];
         let mut list = MoveList::new();
         let mut compared = 0;
         for pos in positions {
-            for (a, b) in [(6, 5), (3, 1), (4, 4), (2, 1), (6, 6)] {
+            for (a, b) in [(6, 5), (3, 1), (4, 4), (2, 1), (6, 6), (1, 1)] {
                 legal_moves(&pos, Dice::new(a, b).unwrap(), &mut list);
                 let moves = list.as_slice();
-                let mut fast = vec![0; moves.len()];
-                let mut slow = vec![0; moves.len()];
-                SHIPPED_PRUNE_NET.score_moves(&pos, moves, &mut fast);
-                portable.score_moves(&pos, moves, &mut slow);
-                for (i, c) in moves.iter().enumerate() {
-                    let scratch = portable.output(&portable.sums(&c.position));
-                    assert_eq!((fast[i], slow[i]), (scratch, scratch));
-                    compared += 1;
+                let scratch: Vec<i32> = moves
+                    .iter()
+                    .map(|c| portable.output(&portable.sums(&c.position)))
+                    .collect();
+                for net in &passes {
+                    let mut scores = vec![0; moves.len()];
+                    net.score_moves(&pos, moves, &mut scores);
+                    assert_eq!(scores, scratch, "{:?}", net.pass);
+                    compared += moves.len();
                 }
                 let floats: Vec<f32> = moves.iter().map(|c| weights.score(&c.position)).collect();
                 let best_int = (0..moves.len())
-                    .max_by_key(|&i| (fast[i], usize::MAX - i))
+                    .max_by_key(|&i| (scratch[i], usize::MAX - i))
                     .unwrap();
                 let best_float = floats.iter().copied().fold(f32::MIN, f32::max);
                 assert!(
@@ -476,7 +597,7 @@ mod tests {
                 );
             }
         }
-        assert!(compared > 50);
+        assert!(compared > 100);
     }
 
     #[test]
