@@ -160,7 +160,7 @@ impl std::fmt::Display for Preselector {
 /// among: a score of the raw board, far cheaper than a network evaluation
 /// with its features.
 pub struct Preselection {
-    scored: [(f32, u16); PRUNE_MAX],
+    scored: [Ranked; PRUNE_MAX],
     net_scores: [i32; PRUNE_MAX],
 }
 
@@ -169,7 +169,7 @@ impl Preselection {
     #[inline]
     pub fn new() -> Preselection {
         Preselection {
-            scored: [(0.0, 0); PRUNE_MAX],
+            scored: [Ranked(0); PRUNE_MAX],
             net_scores: [0; PRUNE_MAX],
         }
     }
@@ -207,8 +207,8 @@ impl Preselection {
             self.keep_best::<PRUNE_MAX>(pos, moves, keep, race, by);
         }
         let chosen = &mut self.scored[..keep];
-        chosen.sort_unstable_by_key(|s| s.1);
-        Some(chosen.iter().map(|s| s.1 as usize))
+        chosen.sort_unstable_by_key(|s| s.index());
+        Some(chosen.iter().map(|s| usize::from(s.index())))
     }
 
     /// The best `keep` (at most `N`) of `moves` into `scored`'s first
@@ -237,7 +237,7 @@ impl Preselection {
     }
 
     /// `moves` (at most [`PRUNE_MAX`], the list's from index `first` on)
-    /// scored into `scored` as (the score negated, the index in the list).
+    /// scored into `scored`, each with its index in the list.
     fn score(
         &mut self,
         pos: &Position,
@@ -250,20 +250,38 @@ impl Preselection {
             let scores = &mut self.net_scores[..moves.len()];
             SHIPPED_PRUNE_NET.score_moves(pos, moves, scores);
             for (i, (slot, &score)) in self.scored.iter_mut().zip(scores.iter()).enumerate() {
-                *slot = (-(score as f32), (first + i) as u16);
+                *slot = Ranked::new(score as f32, (first + i) as u16);
             }
         } else {
             for (i, (slot, c)) in self.scored.iter_mut().zip(moves).enumerate() {
-                *slot = (-pubeval::score(&c.position, race), (first + i) as u16);
+                *slot = Ranked::new(pubeval::score(&c.position, race), (first + i) as u16);
             }
         }
     }
 }
 
-/// The pre-selection's order: the higher score first (scores are stored
-/// negated), then the earlier move.
-fn ranked_before(a: &(f32, u16), b: &(f32, u16)) -> std::cmp::Ordering {
-    a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))
+/// A pre-selection entry in one word, ordered as the pre-selection ranks:
+/// the higher score first (by `f32::total_cmp` of the score negated),
+/// then the earlier move. The negated score's bits, mapped to an unsigned
+/// key in `total_cmp`'s order, lie above the move's index, so comparing
+/// two words is one compare, without a branch for the tie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Ranked(u64);
+
+impl Ranked {
+    #[inline(always)]
+    fn new(score: f32, index: u16) -> Ranked {
+        let bits = (-score).to_bits() as i32;
+        // `total_cmp`'s key: a negative's magnitude bits flipped, then the
+        // sign bit flipped so that the key orders as an unsigned number.
+        let key = (bits ^ (((bits >> 31) as u32) >> 1) as i32) as u32 ^ 0x8000_0000;
+        Ranked(u64::from(key) << 16 | u64::from(index))
+    }
+
+    #[inline(always)]
+    fn index(self) -> u16 {
+        self.0 as u16
+    }
 }
 
 /// The widest pre-selection held in a small buffer rather than in one of
@@ -272,9 +290,9 @@ fn ranked_before(a: &(f32, u16), b: &(f32, u16)) -> std::cmp::Ordering {
 const SMALL_KEEP: usize = 16;
 
 /// The first `keep` (at most `N`) of the entries offered, in
-/// [`ranked_before`]'s order, held without allocation.
+/// [`Ranked`]'s order, held without allocation.
 struct Best<const N: usize> {
-    held: [(f32, u16); N],
+    held: [Ranked; N],
     len: usize,
     keep: usize,
 }
@@ -283,20 +301,19 @@ impl<const N: usize> Best<N> {
     fn new(keep: usize) -> Best<N> {
         assert!((1..=N).contains(&keep));
         Best {
-            held: [(0.0, 0); N],
+            held: [Ranked(0); N],
             len: 0,
             keep,
         }
     }
 
     /// Holds `entry` where it ranks among the first `keep` so far.
-    fn offer(&mut self, entry: (f32, u16)) {
-        let before = |a: &(f32, u16), b: &(f32, u16)| ranked_before(a, b).is_lt();
-        if self.len == self.keep && !before(&entry, &self.held[self.keep - 1]) {
+    fn offer(&mut self, entry: Ranked) {
+        if self.len == self.keep && entry >= self.held[self.keep - 1] {
             return;
         }
         let mut at = self.len.min(self.keep - 1);
-        while at > 0 && before(&entry, &self.held[at - 1]) {
+        while at > 0 && entry < self.held[at - 1] {
             self.held[at] = self.held[at - 1];
             at -= 1;
         }
@@ -304,7 +321,7 @@ impl<const N: usize> Best<N> {
         self.len = (self.len + 1).min(self.keep);
     }
 
-    fn kept(&self) -> &[(f32, u16)] {
+    fn kept(&self) -> &[Ranked] {
         &self.held[..self.len]
     }
 }
@@ -1186,6 +1203,42 @@ mod tests {
         }
     }
 
+    /// The pre-selection's order as it was first written: the higher
+    /// score first, by `total_cmp` of the scores negated, then the
+    /// earlier move. [`Ranked`] must order as this does.
+    fn ranked_before(a: &(f32, u16), b: &(f32, u16)) -> std::cmp::Ordering {
+        (-a.0).total_cmp(&-b.0).then(a.1.cmp(&b.1))
+    }
+
+    /// One compare of two [`Ranked`] words orders them as
+    /// `ranked_before`, signed zeros, tiny and infinite scores included.
+    #[test]
+    fn a_ranked_word_orders_as_its_score_and_index() {
+        let scores = [
+            f32::NEG_INFINITY,
+            -1e30,
+            -2.5,
+            -1e-40,
+            -0.0,
+            0.0,
+            1e-40,
+            2.5,
+            3.0e9,
+            f32::INFINITY,
+        ];
+        for &a in &scores {
+            for &b in &scores {
+                for (i, j) in [(0u16, 1u16), (1, 0), (7, 7), (0, u16::MAX)] {
+                    assert_eq!(
+                        Ranked::new(a, i).cmp(&Ranked::new(b, j)),
+                        ranked_before(&(a, i), &(b, j)),
+                        "{a} {i} against {b} {j}"
+                    );
+                }
+            }
+        }
+    }
+
     /// `Best` holds what sorting every entry would put first, ties by
     /// index included, at either capacity.
     #[test]
@@ -1203,17 +1256,17 @@ mod tests {
                 .collect();
             let mut sorted = entries.clone();
             sorted.sort_by(ranked_before);
+            let expected: Vec<u16> = sorted[..keep].iter().map(|e| e.1).collect();
+            let offered = entries.iter().map(|&(score, i)| Ranked::new(score, i));
             let mut best = Best::<PRUNE_MAX>::new(keep);
-            for &e in &entries {
-                best.offer(e);
-            }
-            assert_eq!(best.kept(), &sorted[..keep], "keep {keep}");
+            offered.clone().for_each(|e| best.offer(e));
+            let kept: Vec<u16> = best.kept().iter().map(|e| e.index()).collect();
+            assert_eq!(kept, expected, "keep {keep}");
             if keep <= SMALL_KEEP {
                 let mut small = Best::<SMALL_KEEP>::new(keep);
-                for &e in &entries {
-                    small.offer(e);
-                }
-                assert_eq!(small.kept(), &sorted[..keep], "keep {keep}, short");
+                offered.for_each(|e| small.offer(e));
+                let kept: Vec<u16> = small.kept().iter().map(|e| e.index()).collect();
+                assert_eq!(kept, expected, "keep {keep}, short");
             }
         }
     }
@@ -1253,7 +1306,7 @@ mod tests {
         let mut ranked: Vec<(f32, u16)> = scores
             .iter()
             .enumerate()
-            .map(|(i, &score)| (-(score as f32), i as u16))
+            .map(|(i, &score)| (score as f32, i as u16))
             .collect();
         ranked.sort_by(ranked_before);
         let mut expected: Vec<usize> = ranked[..NETWORK_PRUNE * LONG_LIST_FACTOR]
