@@ -57,7 +57,7 @@ impl FastNet {
     ) -> [f32; OUTPUTS] {
         // SAFETY: the caller's CPU has AVX2 and FMA.
         self.finish_after::<AVX512>(|hidden| unsafe {
-            self.board_sums(board, input, counts, memo, hidden)
+            self.board_sums::<AVX512>(board, input, counts, memo, hidden)
         })
     }
 
@@ -67,7 +67,7 @@ impl FastNet {
     /// the memo's sums, inputs and counts then moving on to this input's).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    unsafe fn board_sums(
+    unsafe fn board_sums<const AVX512: bool>(
         &self,
         board: &BoardRows,
         input: &[f32],
@@ -80,7 +80,8 @@ impl FastNet {
             *h = MaybeUninit::new(b);
         }
         let out = hidden.as_mut_ptr() as *mut f32;
-        // SAFETY: the vector passes run on CPUs with AVX2 and FMA, and
+        // SAFETY: the vector passes run on CPUs with AVX2 and FMA (the
+        // AVX-512 pass with AVX-512F and BW too), and
         // out holds the self.hidden sums just written.
         unsafe {
             let quantized = features.quantize_avx2(input);
@@ -91,22 +92,22 @@ impl FastNet {
                         memo.board = BoardMemo::empty();
                     }
                     let b = &mut memo.board;
-                    features.sums_avx2::<false>(
-                        &b.quantized,
-                        &quantized,
-                        b.feature_sums.as_mut_ptr(),
-                        out,
-                    );
+                    let (before, sums) = (&b.quantized, b.feature_sums.as_mut_ptr());
+                    if AVX512 && features.takes_avx512() {
+                        features.sums_avx512::<false>(before, &quantized, sums, out);
+                    } else {
+                        features.sums_avx2::<false>(before, &quantized, sums, out);
+                    }
                     points.rows_avx2::<false>(&b.counts, &counts, b.point_sums.as_mut_ptr(), out);
                     (b.counts, b.quantized) = (counts, quantized);
                 }
                 None => {
-                    features.sums_avx2::<true>(
-                        &[0; MAX_OTHERS],
-                        &quantized,
-                        std::ptr::null_mut(),
-                        out,
-                    );
+                    let (before, sums) = (&[0; MAX_OTHERS], std::ptr::null_mut());
+                    if AVX512 && features.takes_avx512() {
+                        features.sums_avx512::<true>(before, &quantized, sums, out);
+                    } else {
+                        features.sums_avx2::<true>(before, &quantized, sums, out);
+                    }
                     points.rows_avx2::<true>(&[0; SLOTS], &counts, std::ptr::null_mut(), out);
                 }
             }
@@ -170,7 +171,7 @@ impl FastNet {
         let mut hidden = [[MaybeUninit::<f32>::uninit(); MAX_HIDDEN]; MAX_BATCH];
         for ((h, input), c) in hidden.iter_mut().zip(inputs).zip(counts) {
             // SAFETY: the caller's CPU has AVX2 and FMA.
-            unsafe { self.board_sums(board, input, *c, Some(&mut *memo), h) };
+            unsafe { self.board_sums::<AVX512>(board, input, *c, Some(&mut *memo), h) };
             for a in &mut h[..self.hidden] {
                 // SAFETY: the sums wrote the first `self.hidden`.
                 let x = unsafe { a.assume_init() };
@@ -225,7 +226,7 @@ macro_rules! counted_pass {
     };
 }
 
-counted_pass!(counted_avx512, "avx512f,avx2,fma,f16c", true);
+counted_pass!(counted_avx512, "avx512f,avx512bw,avx2,fma,f16c", true);
 counted_pass!(counted_avx2, "avx2,fma,f16c,popcnt", false);
 
 /// [`FastNet::forward_counted_batch`]'s vector pass, compiled for one

@@ -15,6 +15,8 @@
 //! a multiple of `2^-INPUT_BITS`, clamped to what an i16 holds (far above
 //! any the encoding writes).
 
+#[cfg(target_arch = "x86_64")]
+use super::dot::*;
 use super::line_aligned::LineAligned;
 use crate::eval::network::{MAX_HIDDEN, Mlp};
 
@@ -183,116 +185,212 @@ impl FeatureRows {
         q
     }
 
-    /// Adds to `sums` (where not `FRESH`: then the sums start at zero,
-    /// `before` counts as all zero and `sums` is not touched) the sums of
-    /// `now`'s inputs less those of `before`'s, wrapping, then
-    /// `out[j] += sums[j] · unit`.
-    ///
-    /// A changed pair adds one `pmaddwd` of its difference where both
-    /// members' differences fit an i16 (nearly always), else one of the
-    /// new pair and one of the old one negated (every quantised input is
-    /// within ±32767, so its negation fits). Every product and pairwise
-    /// sum is exact in an i32, and the wrapping adds are exact modulo 2^32
-    /// where the sums themselves fit (as `new` chose the scale to make
-    /// sure): the sums come out with the same bits in whatever order they
-    /// were changed.
+    /// Each pair's difference of `now` from `before`, and bit masks of
+    /// the pairs that changed and of those whose difference left the i16
+    /// range (the wrapping and saturating differences part).
     ///
     /// # Safety
-    /// The CPU has AVX2 and FMA; `out` holds `hidden` floats and, where
-    /// not `FRESH`, `sums` holds `hidden` integers.
+    /// The CPU has AVX2.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
+    #[target_feature(enable = "avx2")]
     #[inline]
-    pub(super) unsafe fn sums_avx2<const FRESH: bool>(
-        &self,
+    unsafe fn changes_avx2(
         before: &Quantized,
         now: &Quantized,
-        sums: *mut i32,
-        out: *mut f32,
-    ) {
+    ) -> ([i32; MAX_OTHERS / 2], u32, u32) {
         use std::arch::x86_64::*;
-        let h = self.hidden;
-        assert!(self.w.len() == 2 * self.pairs * h && self.pairs <= MAX_OTHERS / 2);
-        let word = |q: &Quantized, m: usize| pair_word(q[2 * m], q[2 * m + 1]);
-        // Each pair's difference, and which pairs changed and which of
-        // those overflowed an i16 (the wrapping and saturating
-        // differences part).
         let mut diff = [0i32; MAX_OTHERS / 2];
         let (mut changed, mut wide) = (0u32, 0u32);
-        if !FRESH {
-            for k in 0..MAX_OTHERS / 16 {
-                // SAFETY: 16k + 16 <= MAX_OTHERS: inside both
-                // arrays; the store fills diff[8k..8k + 8].
-                unsafe {
-                    let b = _mm256_loadu_si256(before.as_ptr().add(16 * k) as *const __m256i);
-                    let a = _mm256_loadu_si256(now.as_ptr().add(16 * k) as *const __m256i);
-                    let d = _mm256_sub_epi16(a, b);
-                    let same = _mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b));
-                    let fits = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_subs_epi16(a, b)));
-                    changed |= (!_mm256_movemask_ps(same) as u32 & 0xff) << (8 * k);
-                    wide |= (!_mm256_movemask_ps(fits) as u32 & 0xff) << (8 * k);
-                    _mm256_storeu_si256(diff.as_mut_ptr().add(8 * k) as *mut __m256i, d);
-                }
+        for k in 0..MAX_OTHERS / 16 {
+            // SAFETY: 16k + 16 <= MAX_OTHERS: inside both arrays; the
+            // store fills diff[8k..8k + 8].
+            unsafe {
+                let b = _mm256_loadu_si256(before.as_ptr().add(16 * k) as *const __m256i);
+                let a = _mm256_loadu_si256(now.as_ptr().add(16 * k) as *const __m256i);
+                let d = _mm256_sub_epi16(a, b);
+                let same = _mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b));
+                let fits = _mm256_castsi256_ps(_mm256_cmpeq_epi32(d, _mm256_subs_epi16(a, b)));
+                changed |= (!_mm256_movemask_ps(same) as u32 & 0xff) << (8 * k);
+                wide |= (!_mm256_movemask_ps(fits) as u32 & 0xff) << (8 * k);
+                _mm256_storeu_si256(diff.as_mut_ptr().add(8 * k) as *mut __m256i, d);
             }
         }
-        let unit = _mm256_set1_ps(self.unit);
-        let w = self.w.as_ptr();
-        for block in (0..h).step_by(UNITS_PER_BLOCK) {
-            let mut acc = [_mm256_setzero_si256(); 8];
-            // acc += the pair's weights for this block times `pair`.
-            let add = |acc: &mut [__m256i; 8], m: usize, pair: i32| {
-                let x = _mm256_set1_epi32(pair);
-                for (k, a) in acc.iter_mut().enumerate() {
-                    // SAFETY: m < pairs, so (m·h + block + 8k + 8)·2
-                    // <= 2·pairs·h: inside w.
-                    let wk = unsafe {
-                        _mm256_loadu_si256(w.add((m * h + block + 8 * k) * 2) as *const __m256i)
-                    };
-                    *a = _mm256_add_epi32(*a, _mm256_madd_epi16(x, wk));
-                }
-            };
-            if FRESH {
-                for m in 0..self.pairs {
-                    add(&mut acc, m, word(now, m));
-                }
-            } else {
-                for (k, a) in acc.iter_mut().enumerate() {
-                    // SAFETY: block + 64 <= h, inside sums.
-                    *a = unsafe { _mm256_loadu_si256(sums.add(block + 8 * k) as *const __m256i) };
-                }
-                let mut bits = changed;
-                while bits != 0 {
-                    let m = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    if wide & 1 << m == 0 {
-                        add(&mut acc, m, diff[m]);
-                    } else {
-                        let old = (before[2 * m], before[2 * m + 1]);
-                        add(&mut acc, m, word(now, m));
-                        add(
-                            &mut acc,
-                            m,
-                            pair_word(old.0.saturating_neg(), old.1.saturating_neg()),
-                        );
-                    }
-                }
-            }
-            for (k, a) in acc.iter().enumerate() {
-                // SAFETY: block + 8k + 8 <= h: inside sums and out.
-                unsafe {
-                    if !FRESH {
-                        _mm256_storeu_si256(sums.add(block + 8 * k) as *mut __m256i, *a);
-                    }
-                    let o = out.add(block + 8 * k);
-                    _mm256_storeu_ps(
-                        o,
-                        _mm256_fmadd_ps(_mm256_cvtepi32_ps(*a), unit, _mm256_loadu_ps(o)),
-                    );
-                }
-            }
-        }
+        (diff, changed, wide)
+    }
+
+    /// Whether the AVX-512 pass can take this layer: its blocks are
+    /// twice the AVX2 pass's.
+    pub(super) fn takes_avx512(&self) -> bool {
+        self.hidden.is_multiple_of(2 * UNITS_PER_BLOCK)
     }
 }
+
+/// [`FeatureRows`]' vector passes per width: adds to `sums` (where not
+/// `FRESH`: then the sums start at zero, `before` counts as all zero and
+/// `sums` is not touched) the sums of `now`'s inputs less those of
+/// `before`'s, wrapping, then `out[j] += sums[j] · unit`, a block of
+/// `$regs` registers of units at a time.
+///
+/// A changed pair adds one `pmaddwd` of its difference where both
+/// members' differences fit an i16 (nearly always), else one of the new
+/// pair and one of the old one negated (every quantised input is within
+/// ±32767, so its negation fits). Every product and pairwise sum is exact
+/// in an i32, and the wrapping adds are exact modulo 2^32 where the sums
+/// themselves fit (as `new` chose the scale to make sure): the sums come
+/// out with the same bits in whatever order they were changed, and at
+/// either width.
+macro_rules! feature_sums {
+    ($name:ident, $features:literal, $lanes:literal, $reg:ty, $zero:ident, $set1:ident,
+     $dot:ident, $load:ident, $store:ident, $unit:ident) => {
+        impl FeatureRows {
+            /// # Safety
+            /// The CPU has the features named; `out` holds `hidden` floats
+            /// and, where not `FRESH`, `sums` holds `hidden` integers;
+            /// `hidden` is a multiple of the block.
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = $features)]
+            #[inline]
+            pub(super) unsafe fn $name<const FRESH: bool>(
+                &self,
+                before: &Quantized,
+                now: &Quantized,
+                sums: *mut i32,
+                out: *mut f32,
+            ) {
+                use std::arch::x86_64::*;
+                const LANES: usize = $lanes;
+                const BLOCK: usize = 8 * LANES;
+                let h = self.hidden;
+                assert!(self.w.len() == 2 * self.pairs * h && self.pairs <= MAX_OTHERS / 2);
+                assert!(h.is_multiple_of(BLOCK));
+                let word = |q: &Quantized, m: usize| pair_word(q[2 * m], q[2 * m + 1]);
+                let (diff, changed, wide) = if FRESH {
+                    ([0; MAX_OTHERS / 2], 0, 0)
+                } else {
+                    // SAFETY: every width's features include AVX2.
+                    unsafe { Self::changes_avx2(before, now) }
+                };
+                let w = self.w.as_ptr();
+                for block in (0..h).step_by(BLOCK) {
+                    let mut acc = [$zero(); 8];
+                    // acc += the pair's weights for this block times `pair`.
+                    let add = |acc: &mut [$reg; 8], m: usize, pair: i32| {
+                        let x = $set1(pair);
+                        for (k, a) in acc.iter_mut().enumerate() {
+                            // SAFETY: m < pairs, so (m·h + block + LANES·k
+                            // + LANES)·2 <= 2·pairs·h: inside w.
+                            let wk = unsafe {
+                                $load(w.add((m * h + block + LANES * k) * 2) as *const $reg)
+                            };
+                            *a = $dot(*a, x, wk);
+                        }
+                    };
+                    if FRESH {
+                        for m in 0..self.pairs {
+                            add(&mut acc, m, word(now, m));
+                        }
+                    } else {
+                        for (k, a) in acc.iter_mut().enumerate() {
+                            // SAFETY: block + BLOCK <= h, inside sums.
+                            *a = unsafe { $load(sums.add(block + LANES * k) as *const $reg) };
+                        }
+                        let mut bits = changed;
+                        while bits != 0 {
+                            let m = bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            if wide & 1 << m == 0 {
+                                add(&mut acc, m, diff[m]);
+                            } else {
+                                let old = (before[2 * m], before[2 * m + 1]);
+                                add(&mut acc, m, word(now, m));
+                                add(
+                                    &mut acc,
+                                    m,
+                                    pair_word(old.0.saturating_neg(), old.1.saturating_neg()),
+                                );
+                            }
+                        }
+                    }
+                    for (k, a) in acc.iter().enumerate() {
+                        // SAFETY: block + LANES·(k + 1) <= h: inside sums
+                        // and out.
+                        unsafe {
+                            if !FRESH {
+                                $store(sums.add(block + LANES * k) as *mut $reg, *a);
+                            }
+                            $unit(out.add(block + LANES * k), *a, self.unit);
+                        }
+                    }
+                }
+            }
+        }
+    };
+}
+
+/// `out[..8] += a · unit`, each lane's i32 sum as a float.
+///
+/// # Safety
+/// The CPU has AVX2 and FMA; `out` holds eight floats.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+unsafe fn unit_avx2(out: *mut f32, a: std::arch::x86_64::__m256i, unit: f32) {
+    use std::arch::x86_64::*;
+    // SAFETY: as the caller promises.
+    unsafe {
+        let x = _mm256_fmadd_ps(
+            _mm256_cvtepi32_ps(a),
+            _mm256_set1_ps(unit),
+            _mm256_loadu_ps(out),
+        );
+        _mm256_storeu_ps(out, x);
+    }
+}
+
+/// `out[..16] += a · unit`: the same per lane as [`unit_avx2`].
+///
+/// # Safety
+/// The CPU has AVX-512F; `out` holds sixteen floats.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+unsafe fn unit_avx512(out: *mut f32, a: std::arch::x86_64::__m512i, unit: f32) {
+    use std::arch::x86_64::*;
+    // SAFETY: as the caller promises.
+    unsafe {
+        let x = _mm512_fmadd_ps(
+            _mm512_cvtepi32_ps(a),
+            _mm512_set1_ps(unit),
+            _mm512_loadu_ps(out),
+        );
+        _mm512_storeu_ps(out, x);
+    }
+}
+
+feature_sums!(
+    sums_avx2,
+    "avx2,fma",
+    8,
+    __m256i,
+    _mm256_setzero_si256,
+    _mm256_set1_epi32,
+    dot_avx2,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256,
+    unit_avx2
+);
+feature_sums!(
+    sums_avx512,
+    "avx512f,avx512bw,avx2,fma",
+    16,
+    __m512i,
+    _mm512_setzero_si512,
+    _mm512_set1_epi32,
+    dot_avx512,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512,
+    unit_avx512
+);
 
 /// Two i16 as the one i32 `pmaddwd` reads them from: `lo` in the low half.
 fn pair_word(lo: i16, hi: i16) -> i32 {
@@ -320,7 +418,11 @@ mod tests {
             s ^= s << 17;
             s
         };
+        let avx512 = std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && rows.takes_avx512();
         let (mut before, mut sums) = ([0i16; MAX_OTHERS], [0i32; MAX_HIDDEN]);
+        let mut wide_sums = [0i32; MAX_HIDDEN];
         let (mut wide, mut narrow) = (0, 0);
         let mut input = vec![0f32; m.inputs];
         for step in 0..300 {
@@ -346,6 +448,22 @@ mod tests {
                 (walked, fresh, now)
             };
             assert_eq!(walked, fresh, "step {step}");
+            if avx512 {
+                // SAFETY: the CPU has AVX-512F and BW; out and sums hold 128.
+                let (walked_wide, fresh_wide) = unsafe {
+                    let (mut walked, mut fresh) = ([0f32; 128], [0f32; 128]);
+                    let sums = wide_sums.as_mut_ptr();
+                    rows.sums_avx512::<false>(&before, &now, sums, walked.as_mut_ptr());
+                    let zero = &[0; MAX_OTHERS];
+                    rows.sums_avx512::<true>(zero, &now, std::ptr::null_mut(), fresh.as_mut_ptr());
+                    (walked, fresh)
+                };
+                assert_eq!(
+                    (walked_wide, fresh_wide),
+                    (fresh, fresh),
+                    "step {step}, AVX-512"
+                );
+            }
             let mut portable = [0f32; 128];
             rows.add_to(&input, &mut portable);
             assert_eq!(portable, fresh, "step {step}");

@@ -32,7 +32,7 @@ impl FastNet {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx2,fma,f16c")]
+    #[target_feature(enable = "avx512f,avx512bw,avx2,fma,f16c")]
     pub(super) unsafe fn forward_memo_avx512(
         &self,
         input: &[f32],

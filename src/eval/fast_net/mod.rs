@@ -35,6 +35,7 @@ use super::encoding::PointCounts;
 mod board;
 #[cfg(test)]
 mod board_tests;
+mod dot;
 mod f16;
 mod feature_rows;
 mod line_aligned;

@@ -16,6 +16,8 @@
 //! activation (a sigmoid, in 0..=1) to a multiple of `2^-a`, with `s + a`
 //! as large as the 32-bit sums allow for this network's largest column.
 
+#[cfg(target_arch = "x86_64")]
+use super::dot::*;
 use super::line_aligned::LineAligned;
 use crate::eval::network::{MAX_HIDDEN, MidLayer};
 use std::mem::MaybeUninit;
@@ -441,45 +443,6 @@ fn has_vnni() -> bool {
         && std::is_x86_feature_detected!("avx512bw");
     #[cfg(not(target_arch = "x86_64"))]
     false
-}
-
-/// `acc + pmaddwd(x, w)`, 8 lanes.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-fn dot_avx2(
-    acc: std::arch::x86_64::__m256i,
-    x: std::arch::x86_64::__m256i,
-    w: std::arch::x86_64::__m256i,
-) -> std::arch::x86_64::__m256i {
-    use std::arch::x86_64::*;
-    _mm256_add_epi32(acc, _mm256_madd_epi16(x, w))
-}
-
-/// `acc + pmaddwd(x, w)`, 16 lanes.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-fn dot_avx512(
-    acc: std::arch::x86_64::__m512i,
-    x: std::arch::x86_64::__m512i,
-    w: std::arch::x86_64::__m512i,
-) -> std::arch::x86_64::__m512i {
-    use std::arch::x86_64::*;
-    _mm512_add_epi32(acc, _mm512_madd_epi16(x, w))
-}
-
-/// The same in one instruction: `vpdpwssd` wraps as the add does, and
-/// no pair of products here comes near the i32 range.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-#[inline]
-fn dot_vnni(
-    acc: std::arch::x86_64::__m512i,
-    x: std::arch::x86_64::__m512i,
-    w: std::arch::x86_64::__m512i,
-) -> std::arch::x86_64::__m512i {
-    std::arch::x86_64::_mm512_dpwssd_epi32(acc, x, w)
 }
 
 quantized_batch!(

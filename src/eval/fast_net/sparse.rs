@@ -8,7 +8,7 @@ impl FastNet {
     /// The AVX-512 pass: the non-zero inputs gathered sixteen at a time
     /// by a compress, then 16-lane sums.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx2,fma,f16c")]
+    #[target_feature(enable = "avx512f,avx512bw,avx2,fma,f16c")]
     pub(super) unsafe fn forward_avx512(&self, input: &[f32]) -> [f32; OUTPUTS] {
         if let Some(board) = &self.board {
             // SAFETY: this CPU has AVX2 and FMA with AVX-512F.
@@ -364,7 +364,7 @@ accumulate!(
 );
 accumulate!(
     accumulate_avx512,
-    "avx512f,avx2,fma,f16c",
+    "avx512f,avx512bw,avx2,fma,f16c",
     16,
     _mm512_setzero_ps,
     _mm512_loadu_ps,
