@@ -98,7 +98,12 @@ impl FastNet {
                     } else {
                         features.sums_avx2::<false>(before, &quantized, sums, out);
                     }
-                    points.rows_avx2::<false>(&b.counts, &counts, b.point_sums.as_mut_ptr(), out);
+                    let (before, sums) = (&b.counts, b.point_sums.as_mut_ptr());
+                    if AVX512 && points.takes_avx512() {
+                        points.rows_avx512::<false>(before, &counts, sums, out);
+                    } else {
+                        points.rows_avx2::<false>(before, &counts, sums, out);
+                    }
                     (b.counts, b.quantized) = (counts, quantized);
                 }
                 None => {
@@ -108,7 +113,12 @@ impl FastNet {
                     } else {
                         features.sums_avx2::<true>(before, &quantized, sums, out);
                     }
-                    points.rows_avx2::<true>(&[0; SLOTS], &counts, std::ptr::null_mut(), out);
+                    let (before, sums) = (&[0; SLOTS], std::ptr::null_mut());
+                    if AVX512 && points.takes_avx512() {
+                        points.rows_avx512::<true>(before, &counts, sums, out);
+                    } else {
+                        points.rows_avx2::<true>(before, &counts, sums, out);
+                    }
                 }
             }
         }

@@ -177,27 +177,16 @@ impl PointRows {
         }
     }
 
-    /// [`Self::update`] in AVX2 lanes, on `sums` (where not `FRESH`:
-    /// then the sums start at zero and `before` counts as all empty, and
-    /// `sums` is not touched), then `out[j] += sums[j] · unit`. Each block
-    /// of 128 units stays in registers across the slots.
+    /// A bit for each slot whose count differs between `before` and
+    /// `now`.
     ///
     /// # Safety
-    /// The CPU has AVX2 and FMA; `out` holds `hidden` floats and, where
-    /// not `FRESH`, `sums` holds `hidden` integers.
+    /// The CPU has AVX2.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,fma")]
+    #[target_feature(enable = "avx2")]
     #[inline]
-    pub(super) unsafe fn rows_avx2<const FRESH: bool>(
-        &self,
-        before: &Counts,
-        now: &Counts,
-        sums: *mut i16,
-        out: *mut f32,
-    ) {
+    unsafe fn changed_avx2(before: &Counts, now: &Counts) -> u64 {
         use std::arch::x86_64::*;
-        let h = self.hidden;
-        assert!(self.rows.len() == SLOTS * COUNTS * h);
         // Slots 32..48 are compared as 16..48: the overlap agrees.
         let equal = |a: &Counts, b: &Counts, k: usize| {
             // SAFETY: k + 32 <= SLOTS: the loads stay inside both arrays.
@@ -208,57 +197,13 @@ impl PointRows {
             }
         };
         let same = equal(before, now, 0) | equal(before, now, SLOTS - 32) << (SLOTS - 32);
-        let changed = !same & ((1u64 << SLOTS) - 1);
-        let rows = self.rows.as_ptr();
-        let unit = _mm256_set1_ps(self.unit);
-        for block in (0..h).step_by(UNITS_PER_BLOCK) {
-            let mut acc = [_mm256_setzero_si256(); 8];
-            if !FRESH {
-                for (k, a) in acc.iter_mut().enumerate() {
-                    // SAFETY: block + 128 <= h, inside sums.
-                    *a = unsafe { _mm256_loadu_si256(sums.add(block + 16 * k) as *const __m256i) };
-                }
-            }
-            let mut bits = changed;
-            while bits != 0 {
-                let slot = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let new = (slot * COUNTS + usize::from(now[slot])) * h + block;
-                let old = (slot * COUNTS + usize::from(before[slot])) * h + block;
-                // SAFETY: both rows lie inside `rows` (a count is at most
-                // fifteen, a side's checkers), the loads stay inside this
-                // block of them, and every row starts 32-byte aligned
-                // (the table on a cache line, h a multiple of 16).
-                unsafe {
-                    for (k, a) in acc.iter_mut().enumerate() {
-                        let w = _mm256_load_si256(rows.add(new + 16 * k) as *const __m256i);
-                        *a = _mm256_add_epi16(*a, w);
-                        if !FRESH {
-                            let o = _mm256_load_si256(rows.add(old + 16 * k) as *const __m256i);
-                            *a = _mm256_sub_epi16(*a, o);
-                        }
-                    }
-                }
-            }
-            // SAFETY: block + 128 <= h, inside sums and out.
-            unsafe {
-                for (k, a) in acc.iter().enumerate() {
-                    let at = block + 16 * k;
-                    if !FRESH {
-                        _mm256_storeu_si256(sums.add(at) as *mut __m256i, *a);
-                    }
-                    let halves = [
-                        _mm256_castsi256_si128(*a),
-                        _mm256_extracti128_si256::<1>(*a),
-                    ];
-                    for (half, &x) in halves.iter().enumerate() {
-                        let o = out.add(at + 8 * half);
-                        let x = _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(x));
-                        _mm256_storeu_ps(o, _mm256_fmadd_ps(x, unit, _mm256_loadu_ps(o)));
-                    }
-                }
-            }
-        }
+        !same & ((1u64 << SLOTS) - 1)
+    }
+
+    /// Whether the AVX-512 pass can take these rows: its blocks are
+    /// twice the AVX2 pass's.
+    pub(super) fn takes_avx512(&self) -> bool {
+        self.hidden.is_multiple_of(2 * UNITS_PER_BLOCK)
     }
 
     /// `out[j] += sums[j] · unit` for the first `hidden` units.
@@ -268,6 +213,152 @@ impl PointRows {
         }
     }
 }
+
+/// [`PointRows::update`] per vector width, on `sums` (where not `FRESH`:
+/// then the sums start at zero and `before` counts as all empty, and
+/// `sums` is not touched), then `out[j] += sums[j] · unit`. Each block of
+/// eight registers of units stays in registers across the slots; the
+/// wrapping adds give the same bits at either width.
+macro_rules! point_sums {
+    ($name:ident, $features:literal, $lanes:literal, $reg:ty, $zero:ident, $load:ident,
+     $store:ident, $add:ident, $sub:ident, $unit:ident) => {
+        impl PointRows {
+            /// # Safety
+            /// The CPU has the features named; `out` holds `hidden` floats
+            /// and, where not `FRESH`, `sums` holds `hidden` integers;
+            /// `hidden` is a multiple of the block.
+            #[cfg(target_arch = "x86_64")]
+            #[target_feature(enable = $features)]
+            #[inline]
+            pub(super) unsafe fn $name<const FRESH: bool>(
+                &self,
+                before: &Counts,
+                now: &Counts,
+                sums: *mut i16,
+                out: *mut f32,
+            ) {
+                use std::arch::x86_64::*;
+                const LANES: usize = $lanes;
+                const BLOCK: usize = 8 * LANES;
+                let h = self.hidden;
+                assert!(self.rows.len() == SLOTS * COUNTS * h && h.is_multiple_of(BLOCK));
+                // SAFETY: every width's features include AVX2.
+                let changed = unsafe { Self::changed_avx2(before, now) };
+                let rows = self.rows.as_ptr();
+                for block in (0..h).step_by(BLOCK) {
+                    let mut acc = [$zero(); 8];
+                    if !FRESH {
+                        for (k, a) in acc.iter_mut().enumerate() {
+                            // SAFETY: block + BLOCK <= h, inside sums.
+                            *a = unsafe { $load(sums.add(block + LANES * k) as *const $reg) };
+                        }
+                    }
+                    let mut bits = changed;
+                    while bits != 0 {
+                        let slot = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        let new = (slot * COUNTS + usize::from(now[slot])) * h + block;
+                        let old = (slot * COUNTS + usize::from(before[slot])) * h + block;
+                        // SAFETY: both rows lie inside `rows` (a count is
+                        // at most fifteen, a side's checkers), and the
+                        // loads stay inside this block of them.
+                        unsafe {
+                            for (k, a) in acc.iter_mut().enumerate() {
+                                let w = $load(rows.add(new + LANES * k) as *const $reg);
+                                *a = $add(*a, w);
+                                if !FRESH {
+                                    let o = $load(rows.add(old + LANES * k) as *const $reg);
+                                    *a = $sub(*a, o);
+                                }
+                            }
+                        }
+                    }
+                    // SAFETY: block + BLOCK <= h, inside sums and out.
+                    unsafe {
+                        for (k, a) in acc.iter().enumerate() {
+                            let at = block + LANES * k;
+                            if !FRESH {
+                                $store(sums.add(at) as *mut $reg, *a);
+                            }
+                            $unit(out.add(at), *a, self.unit);
+                        }
+                    }
+                }
+            }
+        }
+    };
+}
+
+/// `out[..16] += a · unit`, each lane's i16 sum as a float.
+///
+/// # Safety
+/// The CPU has AVX2 and FMA; `out` holds sixteen floats.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+#[inline]
+unsafe fn unit_avx2(out: *mut f32, a: std::arch::x86_64::__m256i, unit: f32) {
+    use std::arch::x86_64::*;
+    let halves = [_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a)];
+    for (half, &x) in halves.iter().enumerate() {
+        // SAFETY: as the caller promises.
+        unsafe {
+            let o = out.add(8 * half);
+            let x = _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(x));
+            _mm256_storeu_ps(
+                o,
+                _mm256_fmadd_ps(x, _mm256_set1_ps(unit), _mm256_loadu_ps(o)),
+            );
+        }
+    }
+}
+
+/// `out[..32] += a · unit`: the same per lane as [`unit_avx2`].
+///
+/// # Safety
+/// The CPU has AVX-512F and BW; `out` holds 32 floats.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+unsafe fn unit_avx512(out: *mut f32, a: std::arch::x86_64::__m512i, unit: f32) {
+    use std::arch::x86_64::*;
+    let halves = [_mm512_castsi512_si256(a), _mm512_extracti64x4_epi64::<1>(a)];
+    for (half, &x) in halves.iter().enumerate() {
+        // SAFETY: as the caller promises.
+        unsafe {
+            let o = out.add(16 * half);
+            let x = _mm512_cvtepi32_ps(_mm512_cvtepi16_epi32(x));
+            _mm512_storeu_ps(
+                o,
+                _mm512_fmadd_ps(x, _mm512_set1_ps(unit), _mm512_loadu_ps(o)),
+            );
+        }
+    }
+}
+
+point_sums!(
+    rows_avx2,
+    "avx2,fma",
+    16,
+    __m256i,
+    _mm256_setzero_si256,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256,
+    _mm256_add_epi16,
+    _mm256_sub_epi16,
+    unit_avx2
+);
+point_sums!(
+    rows_avx512,
+    "avx512f,avx512bw,avx2,fma",
+    32,
+    __m512i,
+    _mm512_setzero_si512,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512,
+    _mm512_add_epi16,
+    _mm512_sub_epi16,
+    unit_avx512
+);
 
 /// The largest magnitude a unit's point sum reaches on any board, given
 /// its combined weight for each slot and count: the larger of its most
@@ -310,4 +401,63 @@ fn point_units(count: usize) -> [f32; UNITS_PER_POINT] {
         0.0
     };
     [at_least(1), at_least(2), at_least(3), rest]
+}
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    /// Random boards walked a few slots at a time: the AVX-512 pass's sums
+    /// and outputs have the AVX2 pass's bits, walked or fresh, and the
+    /// walked sums are the portable update's.
+    #[test]
+    fn both_widths_sum_a_walk_of_boards_alike() {
+        let has = |f: &str| match f {
+            "avx2" => std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma"),
+            _ => {
+                std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+            }
+        };
+        if !has("avx2") || !has("avx512") {
+            return;
+        }
+        let model = crate::eval::shipped_model().unwrap();
+        let rows = PointRows::new(&model.contact).expect("the shipped contact rows fit");
+        assert!(rows.takes_avx512());
+        let h = rows.hidden;
+        let mut s = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut before: Counts = [0; SLOTS];
+        let (mut narrow, mut wide) = ([0i16; MAX_HIDDEN], [0i16; MAX_HIDDEN]);
+        let mut portable = vec![0i16; h];
+        for step in 0..300 {
+            let mut now = before;
+            for _ in 0..1 + next() % 5 {
+                now[(next() % SLOTS as u64) as usize] = (next() % COUNTS as u64) as u8;
+            }
+            let mut outs = [[0f32; MAX_HIDDEN]; 4];
+            // SAFETY: the CPU has both widths' features; every buffer
+            // holds MAX_HIDDEN >= h.
+            unsafe {
+                rows.rows_avx2::<false>(&before, &now, narrow.as_mut_ptr(), outs[0].as_mut_ptr());
+                rows.rows_avx512::<false>(&before, &now, wide.as_mut_ptr(), outs[1].as_mut_ptr());
+                let empty = &[0; SLOTS];
+                let none = std::ptr::null_mut();
+                rows.rows_avx2::<true>(empty, &now, none, outs[2].as_mut_ptr());
+                rows.rows_avx512::<true>(empty, &now, none, outs[3].as_mut_ptr());
+            }
+            rows.update(&before, &now, &mut portable);
+            assert_eq!(&narrow[..h], &portable[..], "step {step}");
+            assert_eq!(&wide[..h], &portable[..], "step {step}");
+            assert!(outs.iter().all(|o| o == &outs[0]), "step {step}");
+            assert!(outs[0][..h].iter().any(|&x| x != 0.0));
+            before = now;
+        }
+    }
 }
