@@ -473,7 +473,8 @@ impl Pass {
     fn detect() -> Pass {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::is_x86_feature_detected!("avx512bw") {
+            if std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
+            {
                 return Pass::Avx512;
             }
             if std::is_x86_feature_detected!("avx2") {

@@ -92,33 +92,16 @@ impl FastNet {
                         memo.board = BoardMemo::empty();
                     }
                     let b = &mut memo.board;
-                    let (before, sums) = (&b.quantized, b.feature_sums.as_mut_ptr());
-                    if AVX512 && features.takes_avx512() {
-                        features.sums_avx512::<false>(before, &quantized, sums, out);
-                    } else {
-                        features.sums_avx2::<false>(before, &quantized, sums, out);
-                    }
-                    let (before, sums) = (&b.counts, b.point_sums.as_mut_ptr());
-                    if AVX512 && points.takes_avx512() {
-                        points.rows_avx512::<false>(before, &counts, sums, out);
-                    } else {
-                        points.rows_avx2::<false>(before, &counts, sums, out);
-                    }
+                    let (sums, point_sums) =
+                        (b.feature_sums.as_mut_ptr(), b.point_sums.as_mut_ptr());
+                    features.sums_widest::<AVX512, false>(&b.quantized, &quantized, sums, out);
+                    points.rows_widest::<AVX512, false>(&b.counts, &counts, point_sums, out);
                     (b.counts, b.quantized) = (counts, quantized);
                 }
                 None => {
-                    let (before, sums) = (&[0; MAX_OTHERS], std::ptr::null_mut());
-                    if AVX512 && features.takes_avx512() {
-                        features.sums_avx512::<true>(before, &quantized, sums, out);
-                    } else {
-                        features.sums_avx2::<true>(before, &quantized, sums, out);
-                    }
-                    let (before, sums) = (&[0; SLOTS], std::ptr::null_mut());
-                    if AVX512 && points.takes_avx512() {
-                        points.rows_avx512::<true>(before, &counts, sums, out);
-                    } else {
-                        points.rows_avx2::<true>(before, &counts, sums, out);
-                    }
+                    let (none, no_point_sums) = (std::ptr::null_mut(), std::ptr::null_mut());
+                    features.sums_widest::<AVX512, true>(&[0; MAX_OTHERS], &quantized, none, out);
+                    points.rows_widest::<AVX512, true>(&[0; SLOTS], &counts, no_point_sums, out);
                 }
             }
         }

@@ -220,8 +220,32 @@ impl FeatureRows {
 
     /// Whether the AVX-512 pass can take this layer: its blocks are
     /// twice the AVX2 pass's.
-    pub(super) fn takes_avx512(&self) -> bool {
+    fn takes_avx512(&self) -> bool {
         self.hidden.is_multiple_of(2 * UNITS_PER_BLOCK)
+    }
+
+    /// The widest of the passes below that takes this layer: the AVX-512
+    /// one where `AVX512` and the hidden size allows, else the AVX2 one.
+    ///
+    /// # Safety
+    /// As the passes', the CPU having AVX-512 F and BW where `AVX512`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(super) unsafe fn sums_widest<const AVX512: bool, const FRESH: bool>(
+        &self,
+        before: &Quantized,
+        now: &Quantized,
+        sums: *mut i32,
+        out: *mut f32,
+    ) {
+        // SAFETY: as the caller promises.
+        unsafe {
+            if AVX512 && self.takes_avx512() {
+                self.sums_avx512::<FRESH>(before, now, sums, out)
+            } else {
+                self.sums_avx2::<FRESH>(before, now, sums, out)
+            }
+        }
     }
 }
 

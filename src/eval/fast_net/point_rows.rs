@@ -202,8 +202,32 @@ impl PointRows {
 
     /// Whether the AVX-512 pass can take these rows: its blocks are
     /// twice the AVX2 pass's.
-    pub(super) fn takes_avx512(&self) -> bool {
+    fn takes_avx512(&self) -> bool {
         self.hidden.is_multiple_of(2 * UNITS_PER_BLOCK)
+    }
+
+    /// The widest of the passes below that takes these rows: the AVX-512
+    /// one where `AVX512` and the hidden size allows, else the AVX2 one.
+    ///
+    /// # Safety
+    /// As the passes', the CPU having AVX-512 F and BW where `AVX512`.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(super) unsafe fn rows_widest<const AVX512: bool, const FRESH: bool>(
+        &self,
+        before: &Counts,
+        now: &Counts,
+        sums: *mut i16,
+        out: *mut f32,
+    ) {
+        // SAFETY: as the caller promises.
+        unsafe {
+            if AVX512 && self.takes_avx512() {
+                self.rows_avx512::<FRESH>(before, now, sums, out)
+            } else {
+                self.rows_avx2::<FRESH>(before, now, sums, out)
+            }
+        }
     }
 
     /// `out[j] += sums[j] · unit` for the first `hidden` units.
