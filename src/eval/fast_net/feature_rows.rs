@@ -351,46 +351,6 @@ macro_rules! feature_sums {
     };
 }
 
-/// `out[..8] += a · unit`, each lane's i32 sum as a float.
-///
-/// # Safety
-/// The CPU has AVX2 and FMA; `out` holds eight floats.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,fma")]
-#[inline]
-unsafe fn unit_avx2(out: *mut f32, a: std::arch::x86_64::__m256i, unit: f32) {
-    use std::arch::x86_64::*;
-    // SAFETY: as the caller promises.
-    unsafe {
-        let x = _mm256_fmadd_ps(
-            _mm256_cvtepi32_ps(a),
-            _mm256_set1_ps(unit),
-            _mm256_loadu_ps(out),
-        );
-        _mm256_storeu_ps(out, x);
-    }
-}
-
-/// `out[..16] += a · unit`: the same per lane as [`unit_avx2`].
-///
-/// # Safety
-/// The CPU has AVX-512F; `out` holds sixteen floats.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f")]
-#[inline]
-unsafe fn unit_avx512(out: *mut f32, a: std::arch::x86_64::__m512i, unit: f32) {
-    use std::arch::x86_64::*;
-    // SAFETY: as the caller promises.
-    unsafe {
-        let x = _mm512_fmadd_ps(
-            _mm512_cvtepi32_ps(a),
-            _mm512_set1_ps(unit),
-            _mm512_loadu_ps(out),
-        );
-        _mm512_storeu_ps(out, x);
-    }
-}
-
 feature_sums!(
     sums_avx2,
     "avx2,fma",
@@ -401,7 +361,7 @@ feature_sums!(
     dot_avx2,
     _mm256_loadu_si256,
     _mm256_storeu_si256,
-    unit_avx2
+    scale_add_avx2
 );
 feature_sums!(
     sums_avx512,
@@ -413,7 +373,7 @@ feature_sums!(
     dot_avx512,
     _mm512_loadu_si512,
     _mm512_storeu_si512,
-    unit_avx512
+    scale_add_avx512
 );
 
 /// Two i16 as the one i32 `pmaddwd` reads them from: `lo` in the low half.

@@ -21,6 +21,8 @@
 //! is each combined weight's rounding to a multiple of `2^-s`, fixed when
 //! the network is built.
 
+#[cfg(target_arch = "x86_64")]
+use super::dot::{scale_add_avx2, scale_add_avx512};
 use super::line_aligned::LineAligned;
 use crate::eval::network::{MAX_HIDDEN, Mlp};
 
@@ -313,7 +315,8 @@ macro_rules! point_sums {
     };
 }
 
-/// `out[..16] += a · unit`, each lane's i16 sum as a float.
+/// `out[..16] += a · unit`, each lane's i16 sum as a float: widened to
+/// i32 a half at a time for [`scale_add_avx2`].
 ///
 /// # Safety
 /// The CPU has AVX2 and FMA; `out` holds sixteen floats.
@@ -324,15 +327,9 @@ unsafe fn unit_avx2(out: *mut f32, a: std::arch::x86_64::__m256i, unit: f32) {
     use std::arch::x86_64::*;
     let halves = [_mm256_castsi256_si128(a), _mm256_extracti128_si256::<1>(a)];
     for (half, &x) in halves.iter().enumerate() {
-        // SAFETY: as the caller promises.
-        unsafe {
-            let o = out.add(8 * half);
-            let x = _mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(x));
-            _mm256_storeu_ps(
-                o,
-                _mm256_fmadd_ps(x, _mm256_set1_ps(unit), _mm256_loadu_ps(o)),
-            );
-        }
+        // SAFETY: as the caller promises; each half's eight floats lie
+        // inside `out`.
+        unsafe { scale_add_avx2(out.add(8 * half), _mm256_cvtepi16_epi32(x), unit) };
     }
 }
 
@@ -347,15 +344,9 @@ unsafe fn unit_avx512(out: *mut f32, a: std::arch::x86_64::__m512i, unit: f32) {
     use std::arch::x86_64::*;
     let halves = [_mm512_castsi512_si256(a), _mm512_extracti64x4_epi64::<1>(a)];
     for (half, &x) in halves.iter().enumerate() {
-        // SAFETY: as the caller promises.
-        unsafe {
-            let o = out.add(16 * half);
-            let x = _mm512_cvtepi32_ps(_mm512_cvtepi16_epi32(x));
-            _mm512_storeu_ps(
-                o,
-                _mm512_fmadd_ps(x, _mm512_set1_ps(unit), _mm512_loadu_ps(o)),
-            );
-        }
+        // SAFETY: as the caller promises; each half's sixteen floats lie
+        // inside `out`.
+        unsafe { scale_add_avx512(out.add(16 * half), _mm512_cvtepi16_epi32(x), unit) };
     }
 }
 
