@@ -143,7 +143,7 @@ impl FastNet {
         let upper = match &self.mid {
             None => hidden,
             Some(SecondLayer::Integers(q)) if AVX512 => unsafe {
-                q.forward_avx512(hidden, &mut scratch)
+                q.forward_wide(hidden, &mut scratch)
             },
             Some(SecondLayer::Integers(q)) => unsafe { q.forward_avx2(hidden, &mut scratch) },
             Some(SecondLayer::Floats(mid)) => {

@@ -200,6 +200,27 @@ impl QuantizedMid {
         }
     }
 
+    /// The layer at AVX-512's width, by VNNI where the CPU has it.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512F and BW, AVX2 and FMA.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(super) unsafe fn forward_wide<'s>(
+        &self,
+        lower: &[f32],
+        scratch: &'s mut [MaybeUninit<f32>; MAX_HIDDEN],
+    ) -> &'s mut [f32] {
+        // SAFETY: the caller's CPU has the features, VNNI where detected.
+        unsafe {
+            if self.vnni {
+                self.forward_vnni(lower, scratch)
+            } else {
+                self.forward_avx512(lower, scratch)
+            }
+        }
+    }
+
     /// The sums made floats, biased and squashed into `scratch`.
     #[inline(always)]
     pub(super) fn finish<'s, const FUSED: bool>(
@@ -249,11 +270,14 @@ impl QuantizedMid {
 
 /// One vector pass per width: blocks of `$regs` registers of units (64
 /// units either way, the shipped networks' layer), each summed over every
-/// pair of lower units by `pmaddwd` into 32-bit lanes, so the sums never
-/// leave registers; then one register at a time.
+/// pair of lower units by `$dot` (a `pmaddwd` and an add, or VNNI's
+/// `vpdpwssd`) into 32-bit lanes, so the sums never leave registers; then
+/// one register at a time. The even and the odd pairs go to separate
+/// accumulators, added at the end: `vpdpwssd` waits for its accumulator,
+/// and one chain per register would leave the multiply-adds idle.
 macro_rules! quantized_pass {
     ($name:ident, $sums:ident, $features:literal, $lanes:literal, $regs:literal, $reg:ty,
-     $zero:ident, $set1:ident, $madd:ident, $add:ident, $load:ident, $store:ident) => {
+     $zero:ident, $set1:ident, $dot:ident, $add:ident, $load:ident, $store:ident) => {
         impl QuantizedMid {
             #[cfg(target_arch = "x86_64")]
             #[target_feature(enable = $features)]
@@ -298,22 +322,31 @@ macro_rules! quantized_pass {
                     };
                     let mut start = 0;
                     while start + REGS * LANES <= units {
-                        let mut acc = [$zero(); REGS];
-                        for (m, &p) in pairs.iter().enumerate() {
-                            let x = $set1(p as i32);
-                            for (r, a) in acc.iter_mut().enumerate() {
-                                *a = $add(*a, $madd(x, row(m, start, r)));
+                        let mut even = [$zero(); REGS];
+                        let mut odd = [$zero(); REGS];
+                        let mut twos = pairs.chunks_exact(2);
+                        for (t, two) in twos.by_ref().enumerate() {
+                            let (x0, x1) = ($set1(two[0] as i32), $set1(two[1] as i32));
+                            for r in 0..REGS {
+                                even[r] = $dot(even[r], x0, row(2 * t, start, r));
+                                odd[r] = $dot(odd[r], x1, row(2 * t + 1, start, r));
                             }
                         }
-                        for (r, a) in acc.iter().enumerate() {
-                            $store(out.add(start + r * LANES) as *mut $reg, *a);
+                        if let [p] = twos.remainder() {
+                            let x = $set1(*p as i32);
+                            for (r, e) in even.iter_mut().enumerate() {
+                                *e = $dot(*e, x, row(pairs.len() - 1, start, r));
+                            }
+                        }
+                        for (r, (e, o)) in even.iter().zip(&odd).enumerate() {
+                            $store(out.add(start + r * LANES) as *mut $reg, $add(*e, *o));
                         }
                         start += REGS * LANES;
                     }
                     while start < units {
                         let mut acc = $zero();
                         for (m, &p) in pairs.iter().enumerate() {
-                            acc = $add(acc, $madd($set1(p as i32), row(m, start, 0)));
+                            acc = $dot(acc, $set1(p as i32), row(m, start, 0));
                         }
                         $store(out.add(start) as *mut $reg, acc);
                         start += LANES;
@@ -335,7 +368,7 @@ quantized_pass!(
     __m256i,
     _mm256_setzero_si256,
     _mm256_set1_epi32,
-    _mm256_madd_epi16,
+    dot_avx2,
     _mm256_add_epi32,
     _mm256_loadu_si256,
     _mm256_storeu_si256
@@ -349,7 +382,21 @@ quantized_pass!(
     __m512i,
     _mm512_setzero_si512,
     _mm512_set1_epi32,
-    _mm512_madd_epi16,
+    dot_avx512,
+    _mm512_add_epi32,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512
+);
+quantized_pass!(
+    forward_vnni,
+    sums_vnni,
+    "avx512f,avx512bw,avx512vnni,avx2,fma",
+    16,
+    4,
+    __m512i,
+    _mm512_setzero_si512,
+    _mm512_set1_epi32,
+    dot_vnni,
     _mm512_add_epi32,
     _mm512_loadu_si512,
     _mm512_storeu_si512
@@ -505,7 +552,7 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(5);
         // The shipped shape, a tail narrower than a block, and lower units
         // that are not a multiple of the sixteen converted at a time.
-        for (lower, units) in [(128, 64), (128, 24), (72, 32), (256, 128)] {
+        for (lower, units) in [(128, 64), (128, 24), (72, 32), (70, 48), (256, 128)] {
             let m = Mlp::random_deep(40, lower, units, lower as u64);
             let q = QuantizedMid::new(m.mid.as_ref().unwrap(), lower).expect("small weights");
             let mut batches = Vec::new();
@@ -528,6 +575,12 @@ mod tests {
                         // SAFETY: AVX-512F and BW are present.
                         let got = unsafe { q.sums_avx512(&x, &mut got) };
                         assert_eq!(got, &want[..units], "avx512, {lower}x{units}");
+                        if has_vnni() {
+                            let mut got = [MaybeUninit::uninit(); MAX_HIDDEN];
+                            // SAFETY: and VNNI.
+                            let got = unsafe { q.sums_vnni(&x, &mut got) };
+                            assert_eq!(got, &want[..units], "vnni, {lower}x{units}");
+                        }
                     }
                     batches.push((x, want));
                 }
