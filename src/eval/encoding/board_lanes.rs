@@ -12,7 +12,7 @@
 //! small integers and halves, and a vector division rounds as a scalar
 //! one does.
 
-use super::{FEATURES_PER_SIDE, SLOT_TABLES, Sums};
+use super::{SLOT_TABLES, Sums};
 use std::arch::x86_64::*;
 
 /// The mover's checkers per slot of `p` (slots 0..26, the opponent's
@@ -163,22 +163,22 @@ pub(super) fn point_counts(n: __m256i, out: &mut [u8; 24]) {
     out.copy_from_slice(&bytes[1..25]);
 }
 
-/// `counts[k] / divisors[k]` for the first `out.len()` features, eight
-/// divisions to an instruction.
+/// `counts[k] / divisors[k]` for the first `out.len()` features (at
+/// most 24), eight divisions to an instruction, each stored straight into
+/// `out` under a mask: a copy from a full buffer is a library call.
 #[target_feature(enable = "avx2")]
 #[inline]
 pub(super) fn divided(counts: &[i32; 24], divisors: &[f32; 24], out: &mut [f32]) {
-    let mut all = [0f32; 24];
-    for k in (0..24).step_by(8) {
-        // SAFETY: k + 8 <= 24 for the three arrays.
+    assert!(out.len() <= 24);
+    let lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    for k in (0..out.len()).step_by(8) {
+        let here = _mm256_cmpgt_epi32(_mm256_set1_epi32((out.len() - k) as i32), lane);
+        // SAFETY: k + 8 <= 24 for the two arrays read, and the mask
+        // stores only lanes k + i < out.len().
         unsafe {
             let c = _mm256_cvtepi32_ps(_mm256_loadu_si256(counts.as_ptr().add(k).cast()));
             let d = _mm256_loadu_ps(divisors.as_ptr().add(k));
-            _mm256_storeu_ps(all.as_mut_ptr().add(k), _mm256_div_ps(c, d));
+            _mm256_maskstore_ps(out.as_mut_ptr().add(k), here, _mm256_div_ps(c, d));
         }
-    }
-    match out.len() {
-        FEATURES_PER_SIDE => out.copy_from_slice(&all[..FEATURES_PER_SIDE]),
-        n => out.copy_from_slice(&all[..n]),
     }
 }
