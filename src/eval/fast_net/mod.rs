@@ -275,10 +275,16 @@ impl FastNet {
         let mut lanes = [0f32; 8];
         // SAFETY: `lanes` holds the eight floats stored.
         unsafe { _mm256_storeu_ps(lanes.as_mut_ptr(), sum) };
-        let mut out = [0f32; OUTPUTS];
-        for ((o, &s), &b) in out.iter_mut().zip(&lanes).zip(&self.b2) {
-            *o = sigmoid_with::<true>(s + b);
+        // All eight lanes through the sigmoid, the three past the outputs
+        // idle: a fixed eight is one vector's work, five are five scalar
+        // chains.
+        let mut bias = [0f32; 8];
+        bias[..OUTPUTS].copy_from_slice(&self.b2);
+        for (s, b) in lanes.iter_mut().zip(bias) {
+            *s = sigmoid_with::<true>(*s + b);
         }
+        let mut out = [0f32; OUTPUTS];
+        out.copy_from_slice(&lanes[..OUTPUTS]);
         out
     }
 }
