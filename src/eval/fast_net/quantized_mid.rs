@@ -550,8 +550,9 @@ mod tests {
     #[test]
     fn the_vector_passes_give_the_portable_sums() {
         let mut rng = SmallRng::seed_from_u64(5);
-        // The shipped shape, a tail narrower than a block, and lower units
-        // that are not a multiple of the sixteen converted at a time.
+        // The shipped shape, a tail narrower than a block, lower units
+        // that are not a multiple of the sixteen converted at a time, and
+        // an odd number of pairs (the single pass's last pair alone).
         for (lower, units) in [(128, 64), (128, 24), (72, 32), (70, 48), (256, 128)] {
             let m = Mlp::random_deep(40, lower, units, lower as u64);
             let q = QuantizedMid::new(m.mid.as_ref().unwrap(), lower).expect("small weights");
