@@ -359,49 +359,6 @@ macro_rules! quantized_pass {
     };
 }
 
-quantized_pass!(
-    forward_avx2,
-    sums_avx2,
-    "avx2,fma",
-    8,
-    8,
-    __m256i,
-    _mm256_setzero_si256,
-    _mm256_set1_epi32,
-    dot_avx2,
-    _mm256_add_epi32,
-    _mm256_loadu_si256,
-    _mm256_storeu_si256
-);
-quantized_pass!(
-    forward_avx512,
-    sums_avx512,
-    "avx512f,avx512bw,avx2,fma",
-    16,
-    4,
-    __m512i,
-    _mm512_setzero_si512,
-    _mm512_set1_epi32,
-    dot_avx512,
-    _mm512_add_epi32,
-    _mm512_loadu_si512,
-    _mm512_storeu_si512
-);
-quantized_pass!(
-    forward_vnni,
-    sums_vnni,
-    "avx512f,avx512bw,avx512vnni,avx2,fma",
-    16,
-    4,
-    __m512i,
-    _mm512_setzero_si512,
-    _mm512_set1_epi32,
-    dot_vnni,
-    _mm512_add_epi32,
-    _mm512_loadu_si512,
-    _mm512_storeu_si512
-);
-
 /// The batched sums ([`QuantizedMid`]'s `batch_sums_*`) per width: blocks
 /// of `$regs` registers of units for each of the `MAX_BATCH` inputs, every
 /// vector of weights multiplied into all of their accumulators; `$dot`
@@ -492,39 +449,77 @@ fn has_vnni() -> bool {
     false
 }
 
-quantized_batch!(
+/// Both passes of one width, the single (`quantized_pass`, blocks of
+/// `$regs` registers) and the batched (`quantized_batch`, `$batch_regs`
+/// an input), from the one list of its instructions.
+macro_rules! quantized_width {
+    ($forward:ident, $sums:ident, $batch:ident, $features:literal, $lanes:literal,
+     $regs:literal, $batch_regs:literal, $reg:ty, $zero:ident, $set1:ident, $dot:ident,
+     $add:ident, $load:ident, $store:ident) => {
+        quantized_pass!(
+            $forward, $sums, $features, $lanes, $regs, $reg, $zero, $set1, $dot, $add, $load,
+            $store
+        );
+        quantized_batch!(
+            $batch,
+            $features,
+            $lanes,
+            $batch_regs,
+            $reg,
+            $zero,
+            $set1,
+            $dot,
+            $load,
+            $store
+        );
+    };
+}
+
+quantized_width!(
+    forward_avx2,
+    sums_avx2,
     batch_sums_avx2,
     "avx2,fma",
+    8,
     8,
     2,
     __m256i,
     _mm256_setzero_si256,
     _mm256_set1_epi32,
     dot_avx2,
+    _mm256_add_epi32,
     _mm256_loadu_si256,
     _mm256_storeu_si256
 );
-quantized_batch!(
+quantized_width!(
+    forward_avx512,
+    sums_avx512,
     batch_sums_avx512,
     "avx512f,avx512bw,avx2,fma",
     16,
+    4,
     4,
     __m512i,
     _mm512_setzero_si512,
     _mm512_set1_epi32,
     dot_avx512,
+    _mm512_add_epi32,
     _mm512_loadu_si512,
     _mm512_storeu_si512
 );
-quantized_batch!(
+quantized_width!(
+    forward_vnni,
+    sums_vnni,
     batch_sums_vnni,
     "avx512f,avx512bw,avx512vnni,avx2,fma",
     16,
+    4,
     4,
     __m512i,
     _mm512_setzero_si512,
     _mm512_set1_epi32,
     dot_vnni,
+    _mm512_add_epi32,
     _mm512_loadu_si512,
     _mm512_storeu_si512
 );
