@@ -162,8 +162,32 @@ fn a_searching_rollout_reports_its_move_filter() {
     ];
     let v = run_json(&[&args[..], &["--ply", "1"]].concat());
     assert_eq!(v["move_filter"], "3:0.06", "{v}");
+    assert!(v.get("middle_filter").is_none(), "no 1-ply pass: {v}");
     let v = run_json(&[&args[..], &["--ply", "1", "--filter", "8:0.16"]].concat());
     assert_eq!(v["move_filter"], "8:0.16", "{v}");
+    let two_ply = |extra: &[&str]| {
+        let mut a = args.to_vec();
+        a[3] = "2";
+        a.extend(["--ply", "2"]);
+        a.extend(extra);
+        run_json(&a)
+    };
+    let v = two_ply(&[]);
+    assert_eq!(
+        (&v["move_filter"], &v["middle_filter"]),
+        (
+            &"8:0.16".into(),
+            &kotra::rollout::rollout_one_ply_pass(2).to_string().into()
+        ),
+        "{v}"
+    );
+    for pass in ["skip", "4:0.1"] {
+        assert_eq!(two_ply(&["--middle", pass])["middle_filter"], pass);
+    }
+    assert_one_line_error(
+        &run(&[&args[..], &["--ply", "2", "--middle", "0:0.1"]].concat()),
+        "skip or a move filter",
+    );
     let v = run_json(&args);
     assert!(
         v.get("move_filter").is_none(),

@@ -217,3 +217,35 @@ fn a_one_move_filter_plays_the_0ply_rollout() {
     assert_eq!(roll(settings(1, 1)), flat);
     assert_ne!(roll(settings(1, 3)), flat);
 }
+
+/// A 2-ply rollout's 1-ply pass is what its search values next: one
+/// that lets a single move through leaves nothing for 2-ply, so the
+/// rollout plays the games of a 1-ply rollout through the same first
+/// filter to the last digit (no cube states: a cube decision at 2-ply is
+/// not one at 1-ply), and a pass that lets two through, or none at all,
+/// plays other moves.
+#[test]
+fn a_one_move_one_ply_pass_plays_the_1ply_rollout() {
+    use kotra::search::{MoveFilter, OnePlyPass};
+    let eval = Evaluator::new(shipped_model().unwrap());
+    let searcher = Searcher::new(&eval).with_cubeless(true);
+    let start = Position::starting();
+    let settings = |ply, middle| RolloutSettings {
+        trials: 36,
+        ply,
+        filter: Some(MoveFilter {
+            keep: 8,
+            window: 0.16,
+        }),
+        middle,
+        truncate: Some(4),
+        seed: 5,
+        ..RolloutSettings::default()
+    };
+    let pass = |keep| Some(OnePlyPass::Filter(MoveFilter { keep, window: 1.0 }));
+    let roll = |s: RolloutSettings| rollout(&searcher, &start, true, &[], &s, &|_| {});
+    let one_ply = roll(settings(1, None));
+    assert_eq!(roll(settings(2, pass(1))), one_ply);
+    assert_ne!(roll(settings(2, pass(2))), one_ply);
+    assert_ne!(roll(settings(2, Some(OnePlyPass::Skip))), one_ply);
+}

@@ -219,6 +219,10 @@ fn every_refusal_is_json_with_its_reason() {
             format!("/api/rollout?position={START}&ply=1&filter=0:0.1"),
             "KEEP:WINDOW",
         ),
+        (
+            format!("/api/rollout?position={START}&ply=2&middle=none"),
+            "skip or a move filter",
+        ),
     ] {
         let method = if path.contains("play") || path.contains("rollout") {
             "POST"

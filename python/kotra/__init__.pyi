@@ -118,10 +118,14 @@ class Engine:
         truncate: Optional[int] = None,
         candidates: int = 8,
         variance_reduction: bool = True,
+        filter: Optional[str] = None,
+        middle: Optional[str] = None,
     ) -> dict[str, Any]:
         """With dice, the best ``candidates`` moves rolled out; without, the
         position and its cube decision. Every mean has its standard error
-        (``{"mean", "se"}``), as ``kotra-ai rollout ... --json``."""
+        (``{"mean", "se"}``), as ``kotra-ai rollout ... --json``.
+        ``filter`` ("KEEP:WINDOW") sets a searching play's move filter,
+        ``middle`` ("skip" or "KEEP:WINDOW") a 2-ply play's 1-ply pass."""
     def review(
         self, match_file: Union[str, os.PathLike[str]], ply: int = 2
     ) -> dict[str, Any]:

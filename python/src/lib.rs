@@ -191,10 +191,12 @@ impl Engine {
     /// Rolls out the candidate moves of `dice` (the position's own dice
     /// when left out), or without dice the position and its cube
     /// decision: `rollout --json`. Standard errors beside every mean.
-    /// `filter` ("KEEP:WINDOW") overrides a searching play's move filter.
+    /// `filter` ("KEEP:WINDOW") overrides a searching play's move filter,
+    /// `middle` ("skip" or "KEEP:WINDOW") a 2-ply play's 1-ply pass.
     #[pyo3(signature = (
         position, dice = None, *, trials = 1296, ply = 0, seed = 1, cubeful = false,
-        truncate = None, candidates = 8, variance_reduction = true, filter = None
+        truncate = None, candidates = 8, variance_reduction = true, filter = None,
+        middle = None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn rollout<'py>(
@@ -210,12 +212,15 @@ impl Engine {
         candidates: u64,
         variance_reduction: bool,
         filter: Option<&str>,
+        middle: Option<&str>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let filter = filter.map(str::parse).transpose().map_err(error)?;
+        let middle = middle.map(str::parse).transpose().map_err(error)?;
         let checked = RolloutRequest {
             trials,
             ply,
             filter,
+            middle,
             truncate,
             seed,
             candidates,

@@ -173,13 +173,14 @@ def test_rollouts_with_the_same_seed_are_the_command_lines(engine):
     )
     assert ours == theirs
     assert "cube" in ours
-    ours = engine.rollout(p, trials=36, seed=3, ply=1, filter="2:0.04", truncate=3)
-    theirs = cli_json(
-        "rollout", p, "--trials", "36", "--seed", "3", "--ply", "1", "--filter", "2:0.04",
-        "--truncate", "3",
-    )
-    assert ours == theirs
-    assert ours["move_filter"] == "2:0.04"
+    for ply, key, given, trials in [(1, "filter", "2:0.04", 36), (2, "middle", "2:0.1", 2)]:
+        ours = engine.rollout(p, trials=trials, seed=3, ply=ply, truncate=3, **{key: given})
+        theirs = cli_json(
+            "rollout", p, "--trials", str(trials), "--seed", "3", "--ply", str(ply),
+            f"--{key}", given, "--truncate", "3",
+        )
+        assert ours == theirs
+        assert ours["move_filter" if key == "filter" else "middle_filter"] == given
 
 
 def test_review_is_the_command_lines(engine):
@@ -291,6 +292,7 @@ def test_bad_settings_raise(engine):
         (lambda: engine.rollout(p, "31", candidates=0), "candidates 0"),
         (lambda: engine.rollout(p, truncate=0), "truncate 0"),
         (lambda: engine.rollout(p, ply=1, filter="0:0.1"), "KEEP:WINDOW"),
+        (lambda: engine.rollout(p, ply=2, middle="none"), "skip or a move filter"),
         (
             lambda: engine.rollout("4HPwATDgc/ABMA:AQHgAEAAEAAE", cubeful=True),
             "money play only",

@@ -305,6 +305,9 @@ impl Serialize for PositionRollout {
             let filter = self.settings.move_filter().to_string();
             m.serialize_entry("move_filter", &filter)?;
         }
+        if let Some(pass) = self.settings.one_ply_pass() {
+            m.serialize_entry("middle_filter", &pass.to_string())?;
+        }
         m.serialize_entry("equity", &Estimate6(self.result.cubeless))?;
         m.serialize_entry("probs", &self.result.probs.map(Estimate6))?;
         if let Some(c) = &self.cube {

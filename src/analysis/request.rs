@@ -6,7 +6,7 @@
 //! calls `check`; it never compares a ply or a trial count itself.
 
 use crate::rollout::RolloutSettings;
-use crate::search::MoveFilter;
+use crate::search::{MoveFilter, OnePlyPass};
 
 /// The deepest search a front end asks for.
 pub const MAX_PLY: u8 = 3;
@@ -53,6 +53,8 @@ pub enum RequestError {
     },
     #[error("filter {0}: at least one move kept, within a window of 0 or more")]
     Filter(String),
+    #[error("middle {0}: skip, or at least one move kept within a window of 0 or more")]
+    Middle(String),
     #[error("trials {0}: 1 to {MAX_TRIALS}")]
     Trials(u64),
     #[error("candidates {0}: 1 to {MAX_CANDIDATES}")]
@@ -99,6 +101,9 @@ pub struct RolloutRequest {
     /// A searching play's first filter (`None`: the rollouts' own for the
     /// ply, [`crate::rollout::rollout_filter`]).
     pub filter: Option<MoveFilter>,
+    /// A 2-ply play's 1-ply pass (`None`: the rollouts' own,
+    /// [`crate::rollout::rollout_one_ply_pass`]).
+    pub middle: Option<OnePlyPass>,
     pub truncate: Option<u32>,
     pub seed: u64,
     pub candidates: u64,
@@ -112,6 +117,7 @@ impl Default for RolloutRequest {
             trials: 1296,
             ply: 0,
             filter: None,
+            middle: None,
             truncate: None,
             seed: 1,
             candidates: 8,
@@ -149,11 +155,19 @@ impl RolloutRequest {
             .filter
             .map(|f| f.checked().map_err(|_| RequestError::Filter(f.to_string())))
             .transpose()?;
+        let middle = match self.middle {
+            Some(OnePlyPass::Filter(f)) => Some(OnePlyPass::Filter(
+                f.checked()
+                    .map_err(|_| RequestError::Middle(f.to_string()))?,
+            )),
+            other => other,
+        };
         Ok(CheckedRollout {
             settings: RolloutSettings {
                 trials,
                 ply,
                 filter,
+                middle,
                 truncate: self.truncate,
                 seed: self.seed,
                 variance_reduction: self.variance_reduction,
@@ -201,6 +215,16 @@ mod tests {
                 RequestError::Trials(u64::from(MAX_TRIALS) + 1),
             ),
             (RolloutRequest { ply: 3, ..ok }, RequestError::RolloutPly(3)),
+            (
+                RolloutRequest {
+                    middle: Some(OnePlyPass::Filter(MoveFilter {
+                        keep: 0,
+                        window: 0.1,
+                    })),
+                    ..ok
+                },
+                RequestError::Middle("0:0.1".into()),
+            ),
             (
                 RolloutRequest {
                     candidates: 0,

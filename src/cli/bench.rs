@@ -125,6 +125,7 @@ pub fn rollout(
     trials: u32,
     ply: i64,
     filter: Option<crate::search::MoveFilter>,
+    middle: Option<crate::search::OnePlyPass>,
     cubeful: bool,
     pruning: super::PruningArgs,
 ) -> anyhow::Result<()> {
@@ -132,16 +133,18 @@ pub fn rollout(
         trials: u64::from(trials),
         ply,
         filter,
+        middle,
         ..Default::default()
     };
     let settings = request.check()?.settings;
     let eval = crate::eval::Evaluator::new(crate::eval::shipped_model()?);
     let threads = rayon::current_num_threads();
     println!(
-        "{}-ply {} rollouts of the opening position, {trials} games, {threads} threads, move filter {}",
+        "{}-ply {} rollouts of the opening position, {trials} games, {threads} threads, move filter {}{}",
         settings.ply,
         if cubeful { "cubeful" } else { "cubeless" },
-        settings.move_filter()
+        settings.move_filter(),
+        super::rollout::one_ply_pass_words(&settings)
     );
     for vr in [false, true] {
         let settings = crate::rollout::RolloutSettings {

@@ -242,6 +242,10 @@ pub enum BenchCommand {
         /// rollouts' own for the ply).
         #[arg(long, value_name = "KEEP:WINDOW")]
         filter: Option<crate::search::MoveFilter>,
+        /// At 2-ply, the 1-ply pass between the filter and the 2-ply
+        /// search, skip or KEEP:WINDOW (default: the rollouts' own).
+        #[arg(long, value_name = "KEEP:WINDOW|skip")]
+        middle: Option<crate::search::OnePlyPass>,
         /// Play the cube inside the trials (money play, centred cube).
         #[arg(long)]
         cubeful: bool,
@@ -413,10 +417,11 @@ fn run_backgammon(command: Command) -> anyhow::Result<()> {
                     trials,
                     ply,
                     filter,
+                    middle,
                     cubeful,
                     pruning,
                 },
-        } => bench::rollout(trials, ply, filter, cubeful, pruning),
+        } => bench::rollout(trials, ply, filter, middle, cubeful, pruning),
     }
 }
 

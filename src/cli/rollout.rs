@@ -32,6 +32,11 @@ pub struct RolloutArgs {
     /// default 3:0.06 at 1-ply, 8:0.16 at 2-ply).
     #[arg(long, value_name = "KEEP:WINDOW")]
     pub filter: Option<crate::search::MoveFilter>,
+    /// With --ply 2: the 1-ply pass between the move filter and the 2-ply
+    /// search, `skip` (as gnubg and the analysis do) or KEEP:WINDOW, the
+    /// 1-ply ranking's moves that go on to 2-ply.
+    #[arg(long, value_name = "KEEP:WINDOW|skip")]
+    pub middle: Option<crate::search::OnePlyPass>,
     /// Stop each trial after this many half-moves and use the evaluator.
     #[arg(long, allow_negative_numbers = true)]
     pub truncate: Option<u32>,
@@ -63,6 +68,7 @@ impl RolloutArgs {
             trials: u64::from(self.trials),
             ply: i64::from(self.ply),
             filter: self.filter,
+            middle: self.middle,
             truncate: self.truncate,
             seed: self.seed,
             candidates: self.candidates as u64,
@@ -187,11 +193,25 @@ fn position(setup: &Setup, rolled: &PositionRollout, args: &RolloutArgs) -> anyh
     Ok(())
 }
 
-/// The trials' checker play: its ply, and a search's move filter.
+/// What a 2-ply play's 1-ply pass does, to follow its move filter's
+/// words; nothing at a ply without one.
+pub fn one_ply_pass_words(settings: &crate::rollout::RolloutSettings) -> String {
+    match settings.one_ply_pass() {
+        Some(crate::search::OnePlyPass::Filter(f)) => format!(", then {f} at 1-ply"),
+        Some(crate::search::OnePlyPass::Skip) => ", 1-ply skipped".to_string(),
+        None => String::new(),
+    }
+}
+
+/// The trials' checker play: its ply, and a search's move filters.
 fn play(settings: &crate::rollout::RolloutSettings) -> String {
     match settings.ply {
         0 => "0-ply play".to_string(),
-        ply => format!("{ply}-ply play (move filter {})", settings.move_filter()),
+        ply => format!(
+            "{ply}-ply play (move filter {}{})",
+            settings.move_filter(),
+            one_ply_pass_words(settings)
+        ),
     }
 }
 

@@ -31,7 +31,7 @@ mod trial;
 
 use crate::backgammon::Position;
 use crate::cube::{CubeDecision, CubeState};
-use crate::search::{MoveFilter, SearchSettings, Searcher};
+use crate::search::{MoveFilter, OnePlyPass, SearchSettings, Searcher};
 use rayon::prelude::*;
 pub use strata::Strata;
 use trial::{Trial, TrialResult};
@@ -51,6 +51,15 @@ pub fn rollout_filter(ply: u8) -> MoveFilter {
     }
 }
 
+/// A searching rollout's 1-ply pass at 2-ply, between the first filter
+/// and the 2-ply search (the analysis skips it, as gnubg does). A 1-ply
+/// pass walks one level of rolls where the 2-ply search walks two and
+/// orders the moves much as 2-ply does, so at every move of every trial
+/// it saves the 2-ply search of moves that would not be chosen.
+pub fn rollout_one_ply_pass(_ply: u8) -> OnePlyPass {
+    OnePlyPass::Skip
+}
+
 /// How to roll out.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RolloutSettings {
@@ -60,6 +69,9 @@ pub struct RolloutSettings {
     /// At ply 1 and deeper, which of the 0-ply pass's moves are searched
     /// (`None`: [`rollout_filter`] of the ply).
     pub filter: Option<MoveFilter>,
+    /// At ply 2, the 1-ply pass between the first filter and the 2-ply
+    /// search (`None`: [`rollout_one_ply_pass`] of the ply).
+    pub middle: Option<OnePlyPass>,
     /// Stop after this many half-moves and score with the evaluator.
     pub truncate: Option<u32>,
     pub seed: u64,
@@ -71,6 +83,15 @@ impl RolloutSettings {
     pub fn move_filter(&self) -> MoveFilter {
         self.filter.unwrap_or_else(|| rollout_filter(self.ply))
     }
+
+    /// The 1-ply pass the trials' search makes, where its ply has one
+    /// (2-ply and deeper).
+    pub fn one_ply_pass(&self) -> Option<OnePlyPass> {
+        (self.ply >= 2).then(|| {
+            self.middle
+                .unwrap_or_else(|| rollout_one_ply_pass(self.ply))
+        })
+    }
 }
 
 impl Default for RolloutSettings {
@@ -79,6 +100,7 @@ impl Default for RolloutSettings {
             trials: 1296,
             ply: 0,
             filter: None,
+            middle: None,
             truncate: None,
             seed: 1,
             variance_reduction: true,

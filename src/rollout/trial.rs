@@ -5,7 +5,7 @@ use crate::backgammon::{Candidate, Dice, GameResult, MoveList, Position, legal_m
 use crate::cube::LeafCube;
 use crate::cube::{CubeState, TakeAnswer};
 use crate::eval::{FirstLayerMemo, PositionClass, Probs};
-use crate::search::{Preselection, SearchSettings, Searcher};
+use crate::search::{OnePlyPass, Preselection, SearchSettings, Searcher};
 use crate::seed::splitmix;
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
@@ -63,6 +63,7 @@ impl<'a> Trial<'a> {
             settings: *settings,
             search: SearchSettings {
                 first: settings.move_filter(),
+                middle: settings.one_ply_pass().and_then(OnePlyPass::filter),
                 ..SearchSettings::world_class(settings.ply)
             },
             states: states.to_vec(),

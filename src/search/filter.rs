@@ -48,6 +48,53 @@ impl fmt::Display for MoveFilter {
     }
 }
 
+/// A 1-ply pass between the 0-ply pass and a 2-ply or deeper search:
+/// skipped, as gnubg's filters skip it, or ranking the first filter's
+/// moves at 1-ply and sending those within its filter on.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OnePlyPass {
+    Skip,
+    Filter(MoveFilter),
+}
+
+/// Why a 1-ply pass's text is neither `skip` nor a move filter.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0:?}: a 1-ply pass is skip or a move filter KEEP:WINDOW, e.g. 5:0.1")]
+pub struct OnePlyPassError(String);
+
+impl OnePlyPass {
+    /// Its filter, `None` where the pass is skipped.
+    pub fn filter(self) -> Option<MoveFilter> {
+        match self {
+            OnePlyPass::Skip => None,
+            OnePlyPass::Filter(f) => Some(f),
+        }
+    }
+}
+
+impl FromStr for OnePlyPass {
+    type Err = OnePlyPassError;
+
+    /// `skip`, or a move filter's `KEEP:WINDOW`.
+    fn from_str(text: &str) -> Result<OnePlyPass, OnePlyPassError> {
+        if text.trim().eq_ignore_ascii_case("skip") {
+            return Ok(OnePlyPass::Skip);
+        }
+        text.parse()
+            .map(OnePlyPass::Filter)
+            .map_err(|_| OnePlyPassError(text.to_string()))
+    }
+}
+
+impl fmt::Display for OnePlyPass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OnePlyPass::Skip => f.write_str("skip"),
+            OnePlyPass::Filter(filter) => filter.fmt(f),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,6 +115,27 @@ mod tests {
         ] {
             let e = bad.parse::<MoveFilter>().unwrap_err().to_string();
             assert!(e.contains("KEEP:WINDOW"), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_one_ply_pass_is_skip_or_a_filter() {
+        assert_eq!("skip".parse(), Ok(OnePlyPass::Skip));
+        assert_eq!("SKIP".parse::<OnePlyPass>().unwrap().filter(), None);
+        let pass: OnePlyPass = "5:0.1".parse().unwrap();
+        assert_eq!(
+            pass.filter(),
+            Some(MoveFilter {
+                keep: 5,
+                window: 0.1
+            })
+        );
+        for p in [OnePlyPass::Skip, pass] {
+            assert_eq!(p.to_string().parse::<OnePlyPass>(), Ok(p));
+        }
+        for bad in ["", "none", "0:0.1", "5:-1", "skip:1"] {
+            let e = bad.parse::<OnePlyPass>().unwrap_err().to_string();
+            assert!(e.contains("skip or a move filter"), "{bad}: {e}");
         }
     }
 }

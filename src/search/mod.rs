@@ -19,7 +19,7 @@ pub use engine::{
     CUBE_SCREEN_MARGIN, CubeAnalysis, DEFAULT_PRESELECTOR, DEFAULT_PRUNE, LongLists, PUBEVAL_PRUNE,
     Preselection, Preselector, RankedMove, SearchSettings, Searcher,
 };
-pub use filter::{FilterError, MoveFilter};
+pub use filter::{FilterError, MoveFilter, OnePlyPass, OnePlyPassError};
 
 use crate::backgammon::{Dice, MoveList, Position, legal_moves};
 use crate::eval::{Evaluator, FirstLayerMemo, Probs};

@@ -130,10 +130,20 @@ pub struct RolloutQuery {
     ply: Option<i64>,
     /// A searching play's move filter, KEEP:WINDOW.
     filter: Option<String>,
+    /// A 2-ply play's 1-ply pass, skip or KEEP:WINDOW.
+    middle: Option<String>,
     truncate: Option<u32>,
     cubeful: Option<bool>,
     seed: Option<u64>,
     candidates: Option<u64>,
+}
+
+/// A query's optional text read as its value, a 400 naming what is wrong.
+fn parsed<T: std::str::FromStr>(text: Option<&str>) -> Result<Option<T>, ApiError>
+where
+    T::Err: std::fmt::Display,
+{
+    text.map(str::parse).transpose().map_err(ApiError::bad)
 }
 
 pub async fn start(
@@ -157,12 +167,8 @@ pub async fn start(
     } = RolloutRequest {
         trials: q.trials.unwrap_or(asked.trials),
         ply: q.ply.unwrap_or(asked.ply),
-        filter: q
-            .filter
-            .as_deref()
-            .map(str::parse)
-            .transpose()
-            .map_err(ApiError::bad)?,
+        filter: parsed(q.filter.as_deref())?,
+        middle: parsed(q.middle.as_deref())?,
         truncate: q.truncate,
         seed: q.seed.unwrap_or(asked.seed),
         candidates: q.candidates.unwrap_or(asked.candidates),

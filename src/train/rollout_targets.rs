@@ -126,6 +126,7 @@ pub(crate) fn rolled_out(searcher: &Searcher, sample: &Sample, trials: u32, seed
         trials,
         ply: 0,
         filter: None,
+        middle: None,
         truncate: None,
         seed,
         // Luck adjustment costs about 2.5 times a plain trial in a race
