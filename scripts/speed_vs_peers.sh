@@ -90,7 +90,7 @@ kotra_ns() {
   awk -v c="$2" -v k="$3" '$1 == c && $2 == k { print $4 }' "$1"
 }
 
-declare -A wild kotra filters
+declare -A wild kotra filters middles
 
 # One round of the base measures: move generation, evaluations, the 2-ply
 # decision and the 0-ply rollouts.
@@ -143,6 +143,7 @@ rollout_pair() {
     wild[$key-$kind]+="$(awk -v k="$kind" '$1 == k { print $2 }' "$work/gnubg-rollout.txt") "
   done
   filters[$ply]=$(sed -n 's/.*move filter \([0-9.:]*\).*/\1/p' "$work/kotra-rollout.txt" | head -1)
+  middles[$ply]=$(sed -n 's/.*move filter [0-9.:]*, \(.*\)$/\1/p' "$work/kotra-rollout.txt" | head -1)
   kotra[$key-plain]+="$(awk '/^without luck adjustment/ { print $4 }' "$work/kotra-rollout.txt") "
   kotra[$key-luck]+="$(awk '/^with luck adjustment/ { print $4 }' "$work/kotra-rollout.txt") "
 }
@@ -236,5 +237,6 @@ echo " reduction, the cube decided at the checker play's depth; review: seconds 
 echo " match on $threads_all threads, gnubg's analyse match (chequer play, cube, luck) at 2-ply)"
 if has deep; then
   echo "(searching rollouts: kotra-ai's move filter after the 0-ply pass ${filters[1]:-?} at 1-ply and"
-  echo " ${filters[2]:-?} at 2-ply, its rollouts' defaults; gnubg's its own defaults)"
+  echo " ${filters[2]:-?} at 2-ply (${middles[2]:-no 1-ply pass}), its rollouts' defaults; gnubg's its own"
+  echo " defaults)"
 fi

@@ -55,9 +55,18 @@ pub fn rollout_filter(ply: u8) -> MoveFilter {
 /// and the 2-ply search (the analysis skips it, as gnubg does). A 1-ply
 /// pass walks one level of rolls where the 2-ply search walks two and
 /// orders the moves much as 2-ply does, so at every move of every trial
-/// it saves the 2-ply search of moves that would not be chosen.
-pub fn rollout_one_ply_pass(_ply: u8) -> OnePlyPass {
-    OnePlyPass::Skip
+/// it saves the 2-ply search of moves that would not be chosen. Its
+/// filter is one that a mirrored 2-ply duel found level with skipping
+/// it, where narrower ones lost (BENCHMARKS.md).
+pub fn rollout_one_ply_pass(ply: u8) -> OnePlyPass {
+    if ply >= 2 {
+        OnePlyPass::Filter(MoveFilter {
+            keep: 5,
+            window: 0.1,
+        })
+    } else {
+        OnePlyPass::Skip
+    }
 }
 
 /// How to roll out.
