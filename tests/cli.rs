@@ -183,6 +183,13 @@ fn a_searching_rollout_reports_its_move_filter() {
     );
     for pass in ["skip", "4:0.1"] {
         assert_eq!(two_ply(&["--middle", pass])["middle_filter"], pass);
+        // A roll's candidates rolled out say the same.
+        let v = two_ply(&["--middle", pass, "--dice", "31", "--candidates", "2"]);
+        assert_eq!(
+            (&v["move_filter"], &v["middle_filter"]),
+            (&"8:0.16".into(), &pass.into()),
+            "{v}"
+        );
     }
     assert_one_line_error(
         &run(&[&args[..], &["--ply", "2", "--middle", "0:0.1"]].concat()),

@@ -231,6 +231,12 @@ pub struct MovesRollout {
     pub trials: u32,
     pub seed: u64,
     pub ply: u8,
+    /// A searching play's move filter (ply 1 and deeper).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_filter: Option<String>,
+    /// A 2-ply play's 1-ply pass.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub middle_filter: Option<String>,
     pub moves: Vec<CandidateRollout>,
 }
 

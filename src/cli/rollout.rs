@@ -34,7 +34,7 @@ pub struct RolloutArgs {
     pub filter: Option<crate::search::MoveFilter>,
     /// With --ply 2: the 1-ply pass between the move filter and the 2-ply
     /// search, `skip` (as gnubg and the analysis do) or KEEP:WINDOW, the
-    /// 1-ply ranking's moves that go on to 2-ply.
+    /// 1-ply ranking's moves that go on to 2-ply (default 5:0.1).
     #[arg(long, value_name = "KEEP:WINDOW|skip")]
     pub middle: Option<crate::search::OnePlyPass>,
     /// Stop each trial after this many half-moves and use the evaluator.
