@@ -405,8 +405,8 @@ impl<'a> Analyzer<'a> {
             trials: settings.trials,
             seed: settings.seed,
             ply: settings.ply,
-            move_filter: (settings.ply > 0).then(|| settings.move_filter().to_string()),
-            middle_filter: settings.one_ply_pass().map(|p| p.to_string()),
+            move_filter: settings.searching_filter(),
+            middle_filter: settings.one_ply_pass(),
             moves: rows,
         })
     }

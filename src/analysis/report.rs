@@ -7,6 +7,7 @@ use crate::backgammon::Dice;
 use crate::cube::{CubeDecision, CubeState};
 use crate::eval::Probs;
 use crate::rollout::{Estimate, RolloutResult, RolloutSettings};
+use crate::search::{MoveFilter, OnePlyPass};
 use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -25,6 +26,16 @@ fn probs_6<S: Serializer>(v: &[f32; 5], s: S) -> Result<S::Ok, S::Error> {
 
 fn display<S: Serializer, T: std::fmt::Display>(v: &T, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(v)
+}
+
+fn option_display<S: Serializer, T: std::fmt::Display>(
+    v: &Option<T>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => s.collect_str(v),
+        None => s.serialize_none(),
+    }
 }
 
 fn option_6<S: Serializer>(v: &Option<f32>, s: S) -> Result<S::Ok, S::Error> {
@@ -232,11 +243,17 @@ pub struct MovesRollout {
     pub seed: u64,
     pub ply: u8,
     /// A searching play's move filter (ply 1 and deeper).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub move_filter: Option<String>,
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "option_display"
+    )]
+    pub move_filter: Option<MoveFilter>,
     /// A 2-ply play's 1-ply pass.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub middle_filter: Option<String>,
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "option_display"
+    )]
+    pub middle_filter: Option<OnePlyPass>,
     pub moves: Vec<CandidateRollout>,
 }
 
@@ -307,9 +324,8 @@ impl Serialize for PositionRollout {
         m.serialize_entry("trials", &self.settings.trials)?;
         m.serialize_entry("seed", &self.settings.seed)?;
         m.serialize_entry("ply", &self.settings.ply)?;
-        if self.settings.ply > 0 {
-            let filter = self.settings.move_filter().to_string();
-            m.serialize_entry("move_filter", &filter)?;
+        if let Some(filter) = self.settings.searching_filter() {
+            m.serialize_entry("move_filter", &filter.to_string())?;
         }
         if let Some(pass) = self.settings.one_ply_pass() {
             m.serialize_entry("middle_filter", &pass.to_string())?;

@@ -155,13 +155,10 @@ impl RolloutRequest {
             .filter
             .map(|f| f.checked().map_err(|_| RequestError::Filter(f.to_string())))
             .transpose()?;
-        let middle = match self.middle {
-            Some(OnePlyPass::Filter(f)) => Some(OnePlyPass::Filter(
-                f.checked()
-                    .map_err(|_| RequestError::Middle(f.to_string()))?,
-            )),
-            other => other,
-        };
+        let middle = self
+            .middle
+            .map(|p| p.checked().map_err(|_| RequestError::Middle(p.to_string())))
+            .transpose()?;
         Ok(CheckedRollout {
             settings: RolloutSettings {
                 trials,

@@ -93,6 +93,12 @@ impl RolloutSettings {
         self.filter.unwrap_or_else(|| rollout_filter(self.ply))
     }
 
+    /// The move filter the trials' searching play goes through; none at
+    /// 0-ply, which does not search.
+    pub fn searching_filter(&self) -> Option<MoveFilter> {
+        (self.ply > 0).then(|| self.move_filter())
+    }
+
     /// The 1-ply pass the trials' search makes, where its ply has one
     /// (2-ply and deeper).
     pub fn one_ply_pass(&self) -> Option<OnePlyPass> {

@@ -63,6 +63,14 @@ pub enum OnePlyPass {
 pub struct OnePlyPassError(String);
 
 impl OnePlyPass {
+    /// The pass, or why its filter keeps nothing or has no window.
+    pub fn checked(self) -> Result<OnePlyPass, FilterError> {
+        match self {
+            OnePlyPass::Skip => Ok(self),
+            OnePlyPass::Filter(f) => f.checked().map(OnePlyPass::Filter),
+        }
+    }
+
     /// Its filter, `None` where the pass is skipped.
     pub fn filter(self) -> Option<MoveFilter> {
         match self {
