@@ -73,16 +73,37 @@ trait Reach {
     fn target(steps: &DieSteps, from: usize) -> usize {
         steps.target(from)
     }
+    /// The mover's checkers on `board`, as [`Wide::masks`] gives them.
+    #[inline(always)]
+    fn occupied(board: &Wide) -> u32 {
+        board.masks().occupied
+    }
     /// Whether the mover has borne off his last checker.
     #[inline(always)]
     fn all_off(occupied: u32) -> bool {
         occupied == 0
     }
-    /// Whether a step's sources are the mover's points among
-    /// [`DieSteps::on_board`]: then the sources after a step follow from
-    /// those before it and the board's single checkers, and [`Third`]
-    /// finds the last two steps together.
-    const FIXED_SOURCES: bool = false;
+    /// The sources of the step after one from `from` to `to`, which left
+    /// the mover's checkers as `occupied` (the step's own `sources` and
+    /// the board's `singles` before it given too): [`Third`] finds them
+    /// with mask operations, where a node of their own would read the
+    /// stepped board.
+    #[inline(always)]
+    fn sources_after(
+        steps: &DieSteps,
+        _sources: u32,
+        _singles: u32,
+        occupied: u32,
+        from: usize,
+        _to: usize,
+    ) -> u32 {
+        Self::sources(steps, occupied, from)
+    }
+    /// Whether [`Third`] takes its sources lowest first, the cheaper
+    /// order: a turn's candidates are the same set in any order, but the
+    /// list's order breaks ties between equal choices later, so only the
+    /// generator that has always done so does.
+    const LOWEST_FIRST: bool = false;
 }
 
 /// Any turn: the bar, the board and bearing off.
@@ -111,7 +132,22 @@ impl Reach for OnBoard {
     fn all_off(_: u32) -> bool {
         false
     }
-    const FIXED_SOURCES: bool = true;
+    /// The step's sources from its own point down, less its point if it
+    /// left the last checker there, and plus the point it landed on if a
+    /// step may leave from there: the sources are the mover's points
+    /// among [`DieSteps::on_board`].
+    #[inline(always)]
+    fn sources_after(
+        steps: &DieSteps,
+        sources: u32,
+        singles: u32,
+        _occupied: u32,
+        from: usize,
+        to: usize,
+    ) -> u32 {
+        sources & ((2u32 << from) - 1) & !(singles & 1 << from) | steps.on_board() & 1 << to
+    }
+    const LOWEST_FIRST: bool = true;
 }
 
 /// A turn that starts with every checker home: the bear-off.
@@ -121,6 +157,11 @@ impl Reach for Home {
     #[inline(always)]
     fn sources(steps: &DieSteps, occupied: u32, top: usize) -> u32 {
         steps.sources_home(occupied, top)
+    }
+    /// Every checker is home, in the board's lower half.
+    #[inline(always)]
+    fn occupied(board: &Wide) -> u32 {
+        board.occupied_low()
     }
 }
 
@@ -138,8 +179,13 @@ trait Level {
 /// A step with more to follow.
 struct Inner<Next>(std::marker::PhantomData<Next>);
 
-/// The fourth step.
+/// The fourth step, which [`Third`] plays in its own loop.
 struct Last;
+
+impl Last {
+    /// Steps played before this one.
+    const DEPTH: u8 = 3;
+}
 
 /// When no step can be played at `depth`, the turn ends there; with every
 /// checker off the game is won, which counts as using every die. True when
@@ -170,7 +216,7 @@ impl<Next: Level> Level for Inner<Next> {
             let board = turn.board.stepped(steps.die, from, to, hit);
             let next = Turn {
                 board,
-                occupied: board.masks().occupied,
+                occupied: R::occupied(&board),
                 blots: turn.blots & !(1 << to),
                 top: from,
                 played: turn.played | Play::packed_step(Self::DEPTH, from, to),
@@ -180,41 +226,42 @@ impl<Next: Level> Level for Inner<Next> {
     }
 }
 
-/// The third step, and with [`Reach::FIXED_SOURCES`] the fourth in the
-/// same loop: the fourth step's sources follow from the third's with a few
-/// mask operations, where a node of its own would build them from the
-/// board.
+/// The third step and the fourth in the same loop: the fourth step's
+/// sources follow from the third's and the mover's checkers with a few
+/// mask operations ([`Reach::sources_after`]), where a node of its own
+/// would build them from the board.
 struct Third;
 
 impl Level for Third {
-    const DEPTH: u8 = 2;
+    const DEPTH: u8 = Last::DEPTH - 1;
 
     #[inline(always)]
     fn search<R: Reach, const HITS: bool>(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
-        if !R::FIXED_SOURCES {
-            return Inner::<Last>::search::<R, HITS>(steps, turn, out);
-        }
         let sources = R::sources(steps, turn.occupied, turn.top);
         if ended::<R>(sources, Self::DEPTH, turn, out) {
             return;
         }
         let singles = turn.board.singles();
-        // Lowest first: each subtree stays below its own source, so any
-        // order of a node's children gives the same set.
+        // Each subtree stays below its own source, so any order of a
+        // node's children gives the same set.
         let mut left = sources;
         loop {
-            let from = pop_lowest(&mut left);
+            let from = if R::LOWEST_FIRST {
+                pop_lowest(&mut left)
+            } else {
+                pop_highest(&mut left)
+            };
             let to = R::target(steps, from);
             let hit = HITS && turn.blots & (1 << to) != 0;
             let board = turn.board.stepped(steps.die, from, to, hit);
             let played = turn.played | Play::packed_step(Self::DEPTH, from, to);
-            // This step's sources from its own point down, less its point
-            // if it left the last checker there, and plus the point it
-            // landed on if a step may leave from there.
-            let mut fourth = sources & ((2u32 << from) - 1) & !(singles & 1 << from)
-                | steps.on_board() & 1 << to;
+            // The mover's checkers after the step: less `from` if it left
+            // the last there, plus `to` unless borne off.
+            let occupied = turn.occupied & !(singles & 1 << from) | u32::from(to > 0) << to;
+            let mut fourth = R::sources_after(steps, sources, singles, occupied, from, to);
             if fourth == 0 {
-                out.push_at(&board, played, Last::DEPTH);
+                let level = if R::all_off(occupied) { 4 } else { Last::DEPTH };
+                out.push_at(&board, played, level);
             } else if out.raised_to(4) {
                 out.make_room_for_sources();
                 let blots = turn.blots & !(1 << to);
@@ -227,30 +274,6 @@ impl Level for Third {
             }
             if left == 0 {
                 break;
-            }
-        }
-    }
-}
-
-impl Level for Last {
-    const DEPTH: u8 = 3;
-
-    #[inline(always)]
-    fn search<R: Reach, const HITS: bool>(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
-        let mut sources = R::sources(steps, turn.occupied, turn.top);
-        if ended::<R>(sources, Self::DEPTH, turn, out) {
-            return;
-        }
-        if out.raised_to(4) {
-            out.make_room_for_sources();
-            // Sources is not empty (the turn did not end): the loop tests
-            // for more only after the first.
-            loop {
-                let (board, blots, played) = (&turn.board, turn.blots, turn.played);
-                last_step::<R, HITS>(steps, board, blots, played, &mut sources, out);
-                if sources == 0 {
-                    break;
-                }
             }
         }
     }
