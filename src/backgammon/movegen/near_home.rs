@@ -11,7 +11,7 @@
 
 use super::super::play::Play;
 use super::super::position::{BAR, OPP_BAR, Position};
-use super::sources::{DieSteps, after_step, can_hit, pop_highest};
+use super::sources::{DieSteps, OUTSIDE_HOME, after_step, can_hit, pop_highest};
 use super::wide::{Appender, Masks, Wide};
 use super::{BOTH_DICE, HIGH_DIE_ONLY, LOW_DIE_ONLY, MoveList};
 
@@ -22,16 +22,31 @@ pub(super) fn mixed_near_home(position: &Position, hi: usize, lo: usize, out: &m
     let base = Wide::of(position);
     let masks = base.masks();
     if can_hit(masks.occupied, masks.blots) {
-        sequences::<true>(&base, &masks, hi, lo, out)
+        sequences::<true, false>(&base, &masks, hi, lo, out)
+    } else if masks.occupied & OUTSIDE_HOME == 0 {
+        sequences::<false, true>(&base, &masks, hi, lo, out)
     } else {
-        sequences::<false>(&base, &masks, hi, lo, out)
+        sequences::<false, false>(&base, &masks, hi, lo, out)
+    }
+}
+
+/// The points a step of `steps` may start from: with every checker home
+/// (`HOME`), [`DieSteps::sources_home`], free of the bar's and the
+/// outfield's tests; else [`DieSteps::sources`].
+#[inline(always)]
+fn step_sources<const HOME: bool>(steps: &DieSteps, occupied: u32) -> u32 {
+    if HOME {
+        steps.sources_home(occupied, BAR)
+    } else {
+        steps.sources(occupied, BAR)
     }
 }
 
 /// [`mixed_near_home`] for a board whose blots the turn can hit
 /// (`HITS`) or cannot: in races it cannot, and every step skips the test.
+/// `HOME`: every checker is home (the bear-off of a race).
 #[inline(always)]
-fn sequences<const HITS: bool>(
+fn sequences<const HITS: bool, const HOME: bool>(
     base: &Wide,
     masks: &Masks,
     hi: usize,
@@ -56,7 +71,7 @@ fn sequences<const HITS: bool>(
         .enumerate()
     {
         let (first, second) = (DieSteps::new(open, first), DieSteps::new(open, second));
-        let mut sources = first.sources(occupied, BAR);
+        let mut sources = step_sources::<HOME>(&first, occupied);
         while sources != 0 {
             let from = pop_highest(&mut sources);
             let to = first.target(from);
@@ -70,7 +85,7 @@ fn sequences<const HITS: bool>(
             }
             let occupied = after_step(occupied, from, base.get(from), to);
             let blots = masks.blots & !(1 << to);
-            let mut then = second.sources(occupied, BAR);
+            let mut then = step_sources::<HOME>(&second, occupied);
             if then == 0 {
                 seen.record(&mut out, &board, hash, played, alone);
             }

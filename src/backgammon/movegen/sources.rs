@@ -6,7 +6,7 @@ use super::super::position::BAR;
 /// Bit of the mover's bar in the masks.
 pub(super) const BAR_BIT: u32 = 1 << BAR;
 /// Bits of the points outside the home board (7..=24) and the bar.
-const OUTSIDE_HOME: u32 = (2 << BAR) - (1 << 7);
+pub(super) const OUTSIDE_HOME: u32 = (2 << BAR) - (1 << 7);
 
 /// What stays fixed for steps of one die through a turn: which points a
 /// checker may leave by moving `die` pips on the board, and whether a
