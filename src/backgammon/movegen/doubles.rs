@@ -179,13 +179,8 @@ trait Level {
 /// A step with more to follow.
 struct Inner<Next>(std::marker::PhantomData<Next>);
 
-/// The fourth step, which [`Third`] plays in its own loop.
-struct Last;
-
-impl Last {
-    /// Steps played before this one.
-    const DEPTH: u8 = 3;
-}
+/// Steps played before the fourth, which [`Third`] plays in its own loop.
+const LAST_DEPTH: u8 = 3;
 
 /// When no step can be played at `depth`, the turn ends there; with every
 /// checker off the game is won, which counts as using every die. True when
@@ -233,7 +228,7 @@ impl<Next: Level> Level for Inner<Next> {
 struct Third;
 
 impl Level for Third {
-    const DEPTH: u8 = Last::DEPTH - 1;
+    const DEPTH: u8 = LAST_DEPTH - 1;
 
     #[inline(always)]
     fn search<R: Reach, const HITS: bool>(steps: &DieSteps, turn: &Turn, out: &mut Appender) {
@@ -260,7 +255,7 @@ impl Level for Third {
             let occupied = turn.occupied & !(singles & 1 << from) | u32::from(to > 0) << to;
             let mut fourth = R::sources_after(steps, sources, singles, occupied, from, to);
             if fourth == 0 {
-                let level = if R::all_off(occupied) { 4 } else { Last::DEPTH };
+                let level = if R::all_off(occupied) { 4 } else { LAST_DEPTH };
                 out.push_at(&board, played, level);
             } else if out.raised_to(4) {
                 out.make_room_for_sources();
@@ -293,7 +288,7 @@ fn last_step<R: Reach, const HITS: bool>(
 ) {
     let from = pop_lowest(sources);
     let to = R::target(steps, from);
-    let played = played | Play::packed_step(Last::DEPTH, from, to);
+    let played = played | Play::packed_step(LAST_DEPTH, from, to);
     let hit = HITS && blots & (1 << to) != 0;
     let board = board.stepped(steps.die, from, to, hit);
     // SAFETY: the caller made room for one write a source (at most 25:
