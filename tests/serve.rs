@@ -377,13 +377,15 @@ fn a_full_queue_and_a_passed_deadline_answer_503() {
 #[test]
 fn work_past_its_deadline_stops_and_frees_its_worker() {
     // One deep worker. A 2-ply review of a 9-point match (some hundred
-    // decisions of tens of milliseconds each, about two seconds in all on
-    // two cores) takes longer than the deadline: it gets its 503, and the
-    // 2-ply hint asked right after is served, because the review stopped
-    // within a decision instead of holding the only worker to its end.
-    // (At 3-ply one decision of a loaded machine could outlast the
-    // deadline by itself.)
-    let server = Server::start(&["--workers", "1", "--deadline", "1"]);
+    // decisions, about a second in all on two cores in an optimised build,
+    // several in a debug one) takes longer than the deadline: it gets its
+    // 503, and the 2-ply hint asked right after is served, because the
+    // review stopped within a decision instead of holding the only worker
+    // to its end. (At 3-ply one decision of a loaded machine could outlast
+    // the deadline by itself.) The optimised build's deadline is shorter,
+    // since its review would finish within the debug build's.
+    let deadline = if cfg!(debug_assertions) { "1" } else { "0.25" };
+    let server = Server::start(&["--workers", "1", "--deadline", deadline]);
     let mat = common::data("matches/9-pt-106.mat");
     let (status, body) = server.request("POST", "/api/review?ply=2", mat.as_bytes());
     assert_eq!(status, 503, "{body}");
