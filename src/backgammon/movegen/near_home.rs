@@ -66,6 +66,9 @@ fn sequences<const HITS: bool, const HOME: bool>(
     // order, so the second pass need not build it to find it listed.
     // (The second pass writes its own half, never read: no branch.)
     let mut high_first = [0u32; 2 * 26];
+    // With every checker home both steps start on points 1..=6: the same
+    // record as bits `8 * from + first_from` of one word.
+    let mut high_first_home = 0u64;
     for (pass, (first, second, alone)) in [(hi, lo, HIGH_DIE_ONLY), (lo, hi, LOW_DIE_ONLY)]
         .into_iter()
         .enumerate()
@@ -92,12 +95,23 @@ fn sequences<const HITS: bool, const HOME: bool>(
             if pass == 1 {
                 // Except a high step from where this low step landed: that
                 // may be the same checker going on, which no pair matches.
-                then &= !(high_first[from] & !(1 << to));
+                let earlier = if HOME {
+                    (high_first_home >> (8 * from)) as u32 & 0xFF
+                } else {
+                    high_first[from]
+                };
+                then &= !(earlier & !(1 << to));
             }
             let first_from = from;
             while then != 0 {
                 let from = pop_highest(&mut then);
-                high_first[pass * 26 + from] |= 1 << first_from;
+                if HOME {
+                    if pass == 0 {
+                        high_first_home |= 1 << (8 * from + first_from);
+                    }
+                } else {
+                    high_first[pass * 26 + from] |= 1 << first_from;
+                }
                 let to = second.target(from);
                 let both = played | Play::packed_step(1, from, to);
                 let hit = HITS && blots & (1 << to) != 0;
