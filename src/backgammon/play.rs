@@ -74,7 +74,12 @@ impl Play {
     #[inline(always)]
     pub(crate) fn packed_step(index: u8, from: usize, to: usize) -> u32 {
         debug_assert!((1..=25).contains(&from) && from > to && from - to <= 7);
-        ((from | (from - to) << FROM_BITS) as u32) << (Play::STEP_BITS * u32::from(index))
+        u32::from(Play::step_byte(from, to)) << (Play::STEP_BITS * u32::from(index))
+    }
+
+    /// A step's byte in a packed play, for tables built at compile time.
+    pub(crate) const fn step_byte(from: usize, to: usize) -> u8 {
+        (from | (from - to) << FROM_BITS) as u8
     }
 
     /// How many steps were played.

@@ -260,8 +260,9 @@ impl Level for Third {
             } else if out.raised_to(4) {
                 out.make_room_for_sources();
                 let blots = turn.blots & !(1 << to);
+                let board = board.with_play(played);
                 loop {
-                    last_step::<R, HITS>(steps, &board, blots, played, &mut fourth, out);
+                    last_step::<R, HITS>(steps, &board, blots, &mut fourth, out);
                     if fourth == 0 {
                         break;
                     }
@@ -276,22 +277,20 @@ impl Level for Third {
 
 /// Writes the candidate of the fourth step from the lowest of the
 /// non-empty `sources`, from `board` with `blots` left to hit and the
-/// first three steps `played`, and takes that source out.
+/// first three steps in its play's bytes ([`Wide::with_play`]), and
+/// takes that source out.
 #[inline(always)]
 fn last_step<R: Reach, const HITS: bool>(
     steps: &DieSteps,
     board: &Wide,
     blots: u32,
-    played: u32,
     sources: &mut u32,
     out: &mut Appender,
 ) {
     let from = pop_lowest(sources);
-    let to = R::target(steps, from);
-    let played = played | Play::packed_step(LAST_DEPTH, from, to);
-    let hit = HITS && blots & (1 << to) != 0;
-    let board = board.stepped(steps.die, from, to, hit);
+    let hit = HITS && blots & (1 << R::target(steps, from)) != 0;
+    let candidate = board.fourth_stepped(steps.die, from, hit);
     // SAFETY: the caller made room for one write a source (at most 25:
     // the bar and the points), and writes one a source.
-    unsafe { out.push_packed_in_room_if(&board, played, true) };
+    unsafe { out.push_whole_in_room(&candidate) };
 }

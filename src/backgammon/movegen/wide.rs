@@ -25,6 +25,8 @@ pub(super) struct Wide {
 const HI: usize = 16;
 /// Slots of a board.
 const SLOTS: usize = 26;
+/// Where a [`Candidate`]'s play starts: right after the board.
+const PLAY_AT: usize = SLOTS;
 
 impl Wide {
     const ZERO: Wide = Wide {
@@ -81,6 +83,42 @@ impl Wide {
     fn delta(die: usize, from: usize, to: usize, hit: bool) -> Wide {
         debug_assert_eq!(to, from.saturating_sub(die));
         STEP_TABLE[die][usize::from(hit)][from]
+    }
+
+    /// The candidate of the fourth step of a double from `from`, `hit`
+    /// saying whether it lands on a blot, from this board with the play's
+    /// first three steps in its bytes (see [`Wide::with_play`]): the
+    /// step's delta and its byte of the play in one add.
+    #[inline(always)]
+    pub(super) fn fourth_stepped(&self, die: usize, from: usize, hit: bool) -> Wide {
+        self.plus(&FOURTH_STEP_TABLE[die][usize::from(hit)][from])
+    }
+
+    /// This board with `played` (as [`Play::packed`] takes it) in the
+    /// bytes a [`Candidate`]'s play takes, which a board leaves zero: what
+    /// [`Appender::push_whole_in_room`] writes.
+    #[inline(always)]
+    pub(super) fn with_play(&self, played: u32) -> Wide {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{__m128i, _mm_cvtsi32_si128, _mm_or_si128, _mm_slli_si128};
+            // SAFETY: SSE2 is part of x86-64; `Wide` is two `__m128i`.
+            unsafe {
+                let [lo, hi]: [__m128i; 2] = std::mem::transmute(*self);
+                let play = _mm_slli_si128::<{ PLAY_AT as i32 - HI as i32 }>(_mm_cvtsi32_si128(
+                    played as i32,
+                ));
+                std::mem::transmute([lo, _mm_or_si128(hi, play)])
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let mut w = *self;
+            for (slot, byte) in w.hi[PLAY_AT - HI..].iter_mut().zip(played.to_le_bytes()) {
+                *slot = byte as i8;
+            }
+            w
+        }
     }
 
     /// Whether `position` is this board: two vector compares with the
@@ -317,6 +355,27 @@ static STEP_TABLE: [[[Wide; 26]; 2]; 7] = {
     t
 };
 
+/// [`STEP_TABLE`] for the fourth step of a double, each delta with the
+/// step's byte of the play where a [`Candidate`] keeps it.
+static FOURTH_STEP_TABLE: [[[Wide; 26]; 2]; 7] = {
+    let mut t = STEP_TABLE;
+    let mut die = 1;
+    while die <= 6 {
+        let mut from: usize = 1;
+        while from < 26 {
+            let to = from.saturating_sub(die);
+            let mut hit = 0;
+            while hit < 2 {
+                t[die][hit][from].add(PLAY_AT + 3, Play::step_byte(from, to) as i8);
+                hit += 1;
+            }
+            from += 1;
+        }
+        die += 1;
+    }
+    t
+};
+
 /// Appends candidates to a [`MoveList`], keeping where the next one goes,
 /// the start of the list's storage and its end in registers until
 /// [`Appender::finish`]: read through the list at each append, they would
@@ -397,30 +456,54 @@ impl<'a> Appender<'a> {
     /// [`Appender::make_room_for_sources`] than [`SOURCES_ROOM`].
     #[inline(always)]
     pub(super) unsafe fn push_packed_in_room_if(&mut self, board: &Wide, steps: u32, keep: bool) {
-        debug_assert!(self.next < self.end, "no room for a candidate");
-        // SAFETY: in bounds (the caller's promise). A candidate is 32
-        // bytes, 32-aligned, its board first and its play at byte 26: the
-        // two aligned stores write the board and six zero bytes over the
-        // play and the padding, and the play's store then writes the play,
-        // so the candidate is fully initialised before `finish` makes it
-        // part of the vector.
+        // SAFETY: in bounds (the caller's promise). The board's stores
+        // write six zero bytes over the play and the padding, and the
+        // play's store then writes the play, so the candidate is fully
+        // initialised before `finish` makes it part of the vector.
         unsafe {
-            let slot = self.next;
+            self.write_whole(board);
+            Play::write_packed(std::ptr::addr_of_mut!((*self.next).play), steps);
+        }
+        self.advance(keep);
+    }
+
+    /// Writes a candidate whole, its play in `candidate`'s bytes after the
+    /// board (see [`Wide::with_play`]), after the last one and keeps it.
+    ///
+    /// # Safety
+    /// As [`Appender::push_packed_in_room_if`]'s.
+    #[inline(always)]
+    pub(super) unsafe fn push_whole_in_room(&mut self, candidate: &Wide) {
+        // SAFETY: the caller's promise.
+        unsafe { self.write_whole(candidate) };
+        self.advance(true);
+    }
+
+    /// Writes `candidate`'s 32 bytes over the slot after the last
+    /// candidate: a candidate is 32 bytes, 32-aligned, its board first and
+    /// its play at byte 26, so two aligned stores write every byte.
+    ///
+    /// # Safety
+    /// That slot is within the list's capacity.
+    #[inline(always)]
+    unsafe fn write_whole(&mut self, candidate: &Wide) {
+        debug_assert!(self.next < self.end, "no room for a candidate");
+        let slot = self.next;
+        // SAFETY: in bounds (the caller's promise), and 32-aligned.
+        unsafe {
             #[cfg(target_arch = "x86_64")]
             {
                 use std::arch::x86_64::{__m128i, _mm_store_si128};
-                let halves: [__m128i; 2] = std::mem::transmute(*board);
+                let halves: [__m128i; 2] = std::mem::transmute(*candidate);
                 let at = slot.cast::<__m128i>();
                 _mm_store_si128(at, halves[0]);
                 _mm_store_si128(at.add(1), halves[1]);
             }
             #[cfg(not(target_arch = "x86_64"))]
             {
-                slot.cast::<Wide>().write(*board);
+                slot.cast::<Wide>().write(*candidate);
             }
-            Play::write_packed(std::ptr::addr_of_mut!((*slot).play), steps);
         }
-        self.advance(keep);
     }
 
     /// Appends a candidate found at `level` of [`MoveList::record`]'s
