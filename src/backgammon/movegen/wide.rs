@@ -422,7 +422,7 @@ impl<'a> Appender<'a> {
     /// Keeps the candidate just written if `keep`.
     #[inline(always)]
     fn advance(&mut self, keep: bool) {
-        // SAFETY: `write` checked that the written slot is within the
+        // SAFETY: the push made sure that the written slot is within the
         // capacity, so one past it is at most the end.
         self.next = unsafe { self.next.add(usize::from(keep)) };
     }
@@ -437,8 +437,9 @@ impl<'a> Appender<'a> {
     }
 
     /// Makes room for [`SOURCES_ROOM`] more candidates, so that the writes
-    /// of one step from each source point may skip [`Appender::write`]'s
-    /// check: a search's last step checks once instead of at every write.
+    /// of one step from each source point may skip the check
+    /// [`Appender::push_packed_if`] makes: a search's last step checks once
+    /// instead of at every write.
     #[inline(always)]
     pub(super) fn make_room_for_sources(&mut self) {
         // Bytes, not slots: a division by the candidate's odd size would
