@@ -60,15 +60,7 @@ fn sequences<const HITS: bool, const HOME: bool>(
         masks.occupied.is_power_of_two() && base.get(masks.occupied.trailing_zeros() as usize) == 1;
     let mut seen = Seen::new();
     let mut out = Appender::new(out);
-    // For each point, the points the high die's first steps started from
-    // when a low step from it followed: a low step from `j` then a high
-    // step from `i` reaches the position that pair reached in the other
-    // order, so the second pass need not build it to find it listed.
-    // (The second pass writes its own half, never read: no branch.)
-    let mut high_first = [0u32; 2 * 26];
-    // With every checker home both steps start on points 1..=6: the same
-    // record as bits `8 * from + first_from` of one word.
-    let mut high_first_home = 0u64;
+    let mut high_first = HighFirst::<HOME>::new();
     for (pass, (first, second, alone)) in [(hi, lo, HIGH_DIE_ONLY), (lo, hi, LOW_DIE_ONLY)]
         .into_iter()
         .enumerate()
@@ -95,23 +87,12 @@ fn sequences<const HITS: bool, const HOME: bool>(
             if pass == 1 {
                 // Except a high step from where this low step landed: that
                 // may be the same checker going on, which no pair matches.
-                let earlier = if HOME {
-                    (high_first_home >> (8 * from)) as u32 & 0xFF
-                } else {
-                    high_first[from]
-                };
-                then &= !(earlier & !(1 << to));
+                then &= !(high_first.before(from) & !(1 << to));
             }
             let first_from = from;
             while then != 0 {
                 let from = pop_highest(&mut then);
-                if HOME {
-                    if pass == 0 {
-                        high_first_home |= 1 << (8 * from + first_from);
-                    }
-                } else {
-                    high_first[pass * 26 + from] |= 1 << first_from;
-                }
+                high_first.mark(pass, from, first_from);
                 let to = second.target(from);
                 let both = played | Play::packed_step(1, from, to);
                 let hit = HITS && blots & (1 << to) != 0;
@@ -122,6 +103,52 @@ fn sequences<const HITS: bool, const HOME: bool>(
         }
     }
     out.finish();
+}
+
+/// For each point, the points the high die's first steps started from
+/// when a low step from it followed: a low step from `j` then a high step
+/// from `i` reaches the position that pair reached in the other order, so
+/// the second pass need not build it to find it listed.
+///
+/// With every checker home (`HOME`) both steps start on points 1..=6, and
+/// the record is bits `8 * from + first_from` of one word; else a mask a
+/// point, where the second pass writes a half of its own that is never
+/// read (no branch).
+struct HighFirst<const HOME: bool> {
+    points: [u32; 2 * 26],
+    home: u64,
+}
+
+impl<const HOME: bool> HighFirst<HOME> {
+    #[inline(always)]
+    fn new() -> Self {
+        HighFirst {
+            points: [0; 2 * 26],
+            home: 0,
+        }
+    }
+
+    /// Records that pass `pass` played a step from `from` after one from
+    /// `first_from`.
+    #[inline(always)]
+    fn mark(&mut self, pass: usize, from: usize, first_from: usize) {
+        if !HOME {
+            self.points[pass * 26 + from] |= 1 << first_from;
+        } else if pass == 0 {
+            self.home |= 1 << (8 * from + first_from);
+        }
+    }
+
+    /// The points the first pass's high steps started from before a low
+    /// step from `from`.
+    #[inline(always)]
+    fn before(&self, from: usize) -> u32 {
+        if HOME {
+            (self.home >> (8 * from)) as u32 & 0xFF
+        } else {
+            self.points[from]
+        }
+    }
 }
 
 /// A hash of a step's change to the board, linear in the slots' values, so
